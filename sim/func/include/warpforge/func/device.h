@@ -1,0 +1,128 @@
+// The functional emulator: the golden model of Warpforge's architectural state.
+//
+// It executes native code only (never PTX). The host side places code, constants and data into
+// device memory and describes a launch; the emulator runs the grid and reports a fault or success.
+#pragma once
+
+#include "warpforge/isa/config.gen.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace wf::func {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+/// Everything the command processor needs to run one grid.
+struct LaunchDesc {
+  std::string kernelName;       ///< for fault reports and traces
+  uint64_t codeBase = 0;        ///< global address of the code segment (PC 0)
+  uint32_t codeSize = 0;        ///< bytes of code; fetching outside is an illegal instruction
+  uint32_t entryPc = 0;         ///< byte offset of the kernel's first instruction
+  Dim3 grid, block;
+  uint32_t regsPerThread = 0;   ///< registers allocated per thread (R0..R{n-1})
+  uint32_t sharedStatic = 0;    ///< bytes of static shared memory
+  uint32_t sharedDynamic = 0;   ///< bytes of dynamic shared memory
+  uint32_t localBytes = 0;      ///< local memory (stack) bytes per thread
+  uint64_t constBase = 0;       ///< global address of the module's constant segment
+  uint32_t constSize = 0;
+  std::vector<uint8_t> params;  ///< the parameter buffer (LDP space)
+  uint64_t rtbuf = 0;           ///< global address of the runtime area (SR_RTBUF)
+  uint64_t gridId = 0;
+};
+
+enum class FaultKind : uint8_t {
+  None,
+  OutOfBounds,
+  Misaligned,
+  IllegalInstruction,
+  Trap,
+  Assert,
+  Breakpoint,
+  BarrierDeadlock,
+  Watchdog,
+  ReadOnlyWrite,
+};
+
+const char *faultKindName(FaultKind kind);
+
+/// Where and why a kernel stopped.
+struct Fault {
+  FaultKind kind = FaultKind::None;
+  std::string kernel;
+  Dim3 block{0, 0, 0};
+  Dim3 thread{0, 0, 0};
+  uint32_t pc = 0;
+  uint64_t address = 0; ///< memory faults: the faulting address
+  uint32_t code = 0;    ///< TRAP/BPT immediate
+  std::string message;  ///< one line: what happened
+
+  /// "kernel 'k' block (1,0,0) thread (33,0,0) pc 0x40: out-of-bounds access at 0x...: ..."
+  std::string describe() const;
+};
+
+struct RunOptions {
+  uint64_t watchdogWarpInsts = 1ull << 32; ///< fault when the launch executes more warp instructions
+  unsigned hostThreads = 1;                ///< host threads running independent blocks
+  std::ostream *trace = nullptr;           ///< commit trace, one line per warp instruction
+};
+
+struct LaunchResult {
+  std::optional<Fault> fault;
+  uint64_t warpInsts = 0;   ///< warp instructions executed
+  uint64_t threadInsts = 0; ///< thread instructions executed (active lanes summed)
+  uint64_t cycles = 0;      ///< the device cycle counter advanced by this launch
+};
+
+/// Device (global) memory: `globalMemMib` of zeroed bytes at isa::kGlobalBase.
+class Memory {
+public:
+  explicit Memory(uint64_t bytes);
+  ~Memory();
+  Memory(const Memory &) = delete;
+  Memory &operator=(const Memory &) = delete;
+
+  uint64_t base() const;
+  uint64_t size() const;
+  bool contains(uint64_t addr, uint64_t bytes) const;
+  /// Host access; false when the range is outside device memory.
+  bool read(uint64_t addr, void *dst, uint64_t bytes) const;
+  bool write(uint64_t addr, const void *src, uint64_t bytes);
+  bool fill(uint64_t addr, uint8_t value, uint64_t bytes);
+  /// Raw host pointer to device byte `addr` (must be inside).
+  uint8_t *host(uint64_t addr);
+
+private:
+  uint8_t *data_;
+  uint64_t size_;
+};
+
+/// A whole GPU of one named configuration.
+class Device {
+public:
+  explicit Device(const isa::Config &config);
+  ~Device();
+
+  const isa::Config &config() const { return config_; }
+  Memory &memory() { return memory_; }
+  /// The cycle counter (CLOCK64); advances with every launch.
+  uint64_t cycles() const { return cycles_; }
+
+  /// Run a grid to completion or to its first fault.
+  LaunchResult launch(const LaunchDesc &desc, const RunOptions &options = {});
+
+private:
+  isa::Config config_;
+  Memory memory_;
+  uint64_t cycles_ = 0;
+};
+
+} // namespace wf::func
