@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds everything and runs the whole test suite (labels "nightly" and "bench" are separate targets:
+# see the README).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/build.sh
+cd build
+ctest --output-on-failure --parallel "$(nproc)" --label-exclude "nightly|bench" "$@"
