@@ -1,0 +1,48 @@
+//===- Codegen.h - PTX module to native module ------------------*- C++ -*-===//
+//
+// Part of Warpforge. The middle and back end: lowers a parsed PTX module to
+// WIR, optimizes it, inserts reconvergence barriers, allocates registers,
+// schedules and encodes a .wfx module (docs/compiler.md).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "warpforge/codegen/WIR.h"
+#include "warpforge/module/wfx.h"
+#include "warpforge/ptx/Module.h"
+#include "warpforge/support/error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wf::codegen {
+
+struct CodegenOptions {
+  std::string config = "default"; ///< named configuration (isa/config.toml)
+  unsigned optLevel = 1;          ///< 0: no optimization passes; 1: all of them
+  bool schedule = true;           ///< run the list scheduler
+  /// Overrides the register budget of every function (0: .maxnreg / the configuration's).
+  uint32_t maxRegs = 0;
+  /// Local memory per thread for kernels that call functions (the stack; cudaLimitStackSize).
+  uint32_t stackBytes = 8192;
+};
+
+/// The WIR of a module, before or after the back end passes (for tests and `--dump-wir`).
+struct WModule {
+  std::vector<Function> functions; ///< same order as the PTX module's defined functions
+  std::vector<uint32_t> ptxIndex;  ///< PTX function index of each
+  uint32_t sharedStatic = 0;       ///< module-wide static shared layout size
+};
+
+/// Lowers the PTX module to WIR (instruction selection, calling convention, frames).
+Expected<WModule> lowerModule(const ptx::Module &M, const CodegenOptions &Opts);
+
+/// Compiles every function with a body of the module into a native module.
+Expected<wfx::Module> compilePtx(const ptx::Module &M, const CodegenOptions &Opts = {});
+
+/// Runs the back end passes on one lowered function (reconvergence, optimization, register
+/// allocation, frame finalization). Exposed for unit tests.
+Status<> runBackend(Function &F, const CodegenOptions &Opts);
+
+} // namespace wf::codegen

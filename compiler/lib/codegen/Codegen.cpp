@@ -1,0 +1,304 @@
+//===- Codegen.cpp - The back end driver: PTX module to .wfx module -------===//
+
+#include "warpforge/codegen/Codegen.h"
+
+#include "EmitImpl.h"
+#include "LowerImpl.h"
+#include "warpforge/codegen/Passes.h"
+#include "warpforge/isa/config.gen.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <map>
+
+namespace wf::codegen {
+
+namespace {
+
+uint32_t alignUp(uint32_t V, uint32_t A) { return A ? (V + A - 1) / A * A : V; }
+
+/// Writes a variable's initializer into Image at Off; address elements become relocations.
+void writeInit(const ptx::Module &M, const ptx::Variable &V, wfx::Segment Seg,
+               std::vector<uint8_t> &Image, uint32_t Off, const ModuleLayout &L,
+               std::vector<wfx::Reloc> &Relocs, const std::map<std::string_view, uint32_t> &Code) {
+  unsigned ES = ptx::byteSize(V.type);
+  if (V.type == ptx::Type::None || !ES)
+    return;
+  for (size_t K = 0; K < V.init.size(); ++K) {
+    const ptx::InitElem &IE = V.init[K];
+    uint32_t At = Off + uint32_t(K * ES);
+    if (At + ES > Image.size())
+      break;
+    if (IE.kind == ptx::InitElem::Kind::Address && Code.count(IE.symbol)) {
+      // A function's address is its code offset (what LEAPC yields): no relocation.
+      uint64_t Bits = Code.at(IE.symbol) + IE.value;
+      std::memcpy(&Image[At], &Bits, std::min<unsigned>(ES, 8));
+      continue;
+    }
+    if (IE.kind == ptx::InitElem::Kind::Address) {
+      const ptx::Variable *G = M.findGlobal(IE.symbol);
+      uint32_t GI = G ? uint32_t(G - M.globals.data()) : 0;
+      if (G && L.symbolIndex.count(GI)) {
+        wfx::Reloc R;
+        R.segment = Seg;
+        R.offset = At;
+        R.kind = wfx::RelocKind::AbsLo32;
+        R.symbol = L.symbolIndex.at(GI);
+        R.target = G->space == ptx::Space::Const ? wfx::Segment::Const : wfx::Segment::Global;
+        R.addend = int64_t(IE.value);
+        Relocs.push_back(R);
+        if (ES == 8) {
+          R.offset = At + 4;
+          R.kind = wfx::RelocKind::AbsHi32;
+          Relocs.push_back(R);
+        }
+      }
+      continue;
+    }
+    uint64_t Bits = IE.value;
+    std::memcpy(&Image[At], &Bits, ES);
+  }
+}
+
+} // namespace
+
+Status<> runBackend(Function &F, const CodegenOptions &Opts) {
+  computeCFG(F);
+  if (auto E = verify(F); !E.empty())
+    return Error("WIR verification failed after lowering: " + E.front());
+  if (Opts.optLevel > 0)
+    optimize(F);
+  if (auto S = insertReconvergence(F); !S)
+    return S;
+  if (auto E = verify(F); !E.empty())
+    return Error("WIR verification failed before register allocation: " + E.front());
+  if (auto S = allocateRegisters(F, F.maxRegs); !S)
+    return S;
+  if (Opts.schedule && Opts.optLevel > 0)
+    scheduleBlocks(F);
+  if (auto E = verify(F); !E.empty())
+    return Error("WIR verification failed after register allocation: " + E.front());
+  return {};
+}
+
+Expected<WModule> lowerModule(const ptx::Module &M, const CodegenOptions &Opts) {
+  WModule W;
+  ModuleLayout L;
+  // Functions with bodies (vprintf and __assertfail are lowered inline).
+  for (uint32_t K = 0; K < M.functions.size(); ++K)
+    if (M.functions[K].hasBody) {
+      L.funcIndex[K] = uint32_t(W.ptxIndex.size());
+      W.ptxIndex.push_back(K);
+    }
+  // Shared layout: module-wide, then function-scope .shared, then dynamic (.extern) after.
+  uint32_t Sh = 0, Cst = 0, Gl = 0;
+  std::vector<uint32_t> Dynamic;
+  for (uint32_t K = 0; K < M.globals.size(); ++K) {
+    const ptx::Variable &V = M.globals[K];
+    uint32_t A = uint32_t(std::max<uint64_t>(1, V.alignment()));
+    if (V.space == ptx::Space::Shared) {
+      if (V.sizeInBytes() == 0) {
+        Dynamic.push_back(K);
+        continue;
+      }
+      Sh = alignUp(Sh, A);
+      L.sharedOffset[K] = Sh;
+      Sh += uint32_t(V.sizeInBytes());
+    } else if (V.space == ptx::Space::Const) {
+      Cst = alignUp(Cst, A);
+      L.constOffset[K] = Cst;
+      Cst += uint32_t(V.sizeInBytes());
+    } else if (V.space == ptx::Space::Global) {
+      Gl = alignUp(Gl, A);
+      L.globalOffset[K] = Gl;
+      Gl += uint32_t(V.sizeInBytes());
+    }
+  }
+  for (uint32_t FI = 0; FI < M.functions.size(); ++FI)
+    for (uint32_t K = 0; K < M.functions[FI].locals.size(); ++K) {
+      const ptx::Variable &V = M.functions[FI].locals[K];
+      if (V.space != ptx::Space::Shared)
+        continue;
+      Sh = alignUp(Sh, uint32_t(std::max<uint64_t>(1, V.alignment())));
+      L.localSharedOffset[{FI, K}] = Sh;
+      Sh += uint32_t(V.sizeInBytes());
+    }
+  L.sharedStatic = alignUp(Sh, 16);
+  for (uint32_t K : Dynamic)
+    L.sharedOffset[K] = L.sharedStatic;
+  uint32_t Sym = 0;
+  for (uint32_t K = 0; K < M.globals.size(); ++K)
+    if (M.globals[K].space == ptx::Space::Global || M.globals[K].space == ptx::Space::Const)
+      L.symbolIndex[K] = Sym++;
+  W.sharedStatic = L.sharedStatic;
+  for (uint32_t K : W.ptxIndex) {
+    Function F;
+    if (auto S = lowerFunction(M, K, L, Opts, F); !S)
+      return S.error();
+    W.functions.push_back(std::move(F));
+  }
+  return W;
+}
+
+Expected<wfx::Module> compilePtx(const ptx::Module &M, const CodegenOptions &Opts) {
+  if (!isa::findConfig(Opts.config))
+    return Error(fmt::format("unknown configuration '{}'", Opts.config));
+  auto WM = lowerModule(M, Opts);
+  if (!WM)
+    return WM.error();
+  for (Function &F : WM->functions)
+    if (auto S = runBackend(F, Opts); !S) {
+      Error E = S.error();
+      if (E.loc.file.empty())
+        E.loc.file = M.fileName;
+      return E;
+    }
+
+  wfx::Module Out;
+  Out.files.push_back(M.fileName.empty() ? "<input>" : M.fileName);
+  // Data segments and symbols (same order as the layout's symbol indices).
+  ModuleLayout L;
+  uint32_t Cst = 0, Gl = 0;
+  for (uint32_t K = 0; K < M.globals.size(); ++K) {
+    const ptx::Variable &V = M.globals[K];
+    uint32_t A = uint32_t(std::max<uint64_t>(1, V.alignment()));
+    if (V.space == ptx::Space::Const) {
+      Cst = alignUp(Cst, A);
+      L.constOffset[K] = Cst;
+      Cst += uint32_t(V.sizeInBytes());
+    } else if (V.space == ptx::Space::Global) {
+      Gl = alignUp(Gl, A);
+      L.globalOffset[K] = Gl;
+      Gl += uint32_t(V.sizeInBytes());
+    }
+  }
+  Out.constant.image.assign(alignUp(Cst, 8), 0);
+  Out.global.image.assign(alignUp(Gl, 8), 0);
+  uint32_t Sym = 0;
+  for (uint32_t K = 0; K < M.globals.size(); ++K) {
+    const ptx::Variable &V = M.globals[K];
+    if (V.space != ptx::Space::Global && V.space != ptx::Space::Const)
+      continue;
+    L.symbolIndex[K] = Sym++;
+    wfx::Symbol S;
+    S.name = std::string(V.name);
+    S.segment = V.space == ptx::Space::Const ? wfx::Segment::Const : wfx::Segment::Global;
+    S.offset = V.space == ptx::Space::Const ? L.constOffset[K] : L.globalOffset[K];
+    S.size = uint32_t(V.sizeInBytes());
+    Out.symbols.push_back(S);
+  }
+  // Code layout.
+  std::vector<uint32_t> FuncAddr;
+  std::vector<std::vector<uint32_t>> BlockAddr;
+  uint32_t Pc = 0;
+  for (const Function &F : WM->functions) {
+    FuncAddr.push_back(Pc);
+    BlockAddr.emplace_back();
+    for (const Block &B : F.blocks) {
+      BlockAddr.back().push_back(Pc);
+      Pc += uint32_t(B.insts.size()) * isa::kInstBytes;
+    }
+  }
+  std::map<std::string_view, uint32_t> CodeAddr;
+  for (size_t FI = 0; FI < WM->functions.size(); ++FI)
+    CodeAddr[M.functions[WM->ptxIndex[FI]].name] = FuncAddr[FI];
+  for (uint32_t K = 0; K < M.globals.size(); ++K) {
+    const ptx::Variable &V = M.globals[K];
+    if (!V.hasInit)
+      continue;
+    if (V.space == ptx::Space::Const)
+      writeInit(M, V, wfx::Segment::Const, Out.constant.image, L.constOffset[K], L, Out.relocs,
+                CodeAddr);
+    else if (V.space == ptx::Space::Global)
+      writeInit(M, V, wfx::Segment::Global, Out.global.image, L.globalOffset[K], L, Out.relocs,
+                CodeAddr);
+  }
+
+  uint32_t MaxCalleeRegs = 1;
+  for (const Function &F : WM->functions)
+    if (!F.isKernel)
+      MaxCalleeRegs = std::max(MaxCalleeRegs, F.numGprs);
+  Out.code.reserve(Pc);
+  for (size_t FI = 0; FI < WM->functions.size(); ++FI) {
+    const Function &F = WM->functions[FI];
+    uint32_t Start = uint32_t(Out.code.size());
+    for (const Block &B : F.blocks)
+      for (const Inst &I : B.insts) {
+        uint32_t At = uint32_t(Out.code.size());
+        PendingReloc R;
+        auto W = encodeInst(F, I, At, BlockAddr[FI], FuncAddr, &R);
+        if (!W) {
+          Error E = W.error();
+          E.loc = {M.fileName, I.loc.line, I.loc.col};
+          return E;
+        }
+        for (int K = 0; K < 8; ++K)
+          Out.code.push_back(uint8_t(*W >> (8 * K)));
+        if (R.valid) {
+          wfx::Reloc X;
+          X.segment = wfx::Segment::Code;
+          X.offset = At + R.fieldByte;
+          X.kind = R.hi ? wfx::RelocKind::AbsHi32 : wfx::RelocKind::AbsLo32;
+          X.symbol = R.symbol;
+          X.target = Out.symbols.at(R.symbol).segment;
+          X.addend = R.addend;
+          Out.relocs.push_back(X);
+        }
+        if (I.loc.line) {
+          wfx::LineRow Row{At, 0, I.loc.line, I.loc.col};
+          if (Out.lines.empty() || Out.lines.back().line != Row.line ||
+              Out.lines.back().column != Row.column)
+            Out.lines.push_back(Row);
+        }
+      }
+    const ptx::Function &PF = M.functions[WM->ptxIndex[FI]];
+    wfx::Symbol S;
+    S.name = F.name;
+    S.segment = wfx::Segment::Code;
+    S.offset = Start;
+    S.size = uint32_t(Out.code.size()) - Start;
+    Out.symbols.push_back(S);
+    if (!F.isKernel)
+      continue;
+    wfx::Kernel Kn;
+    Kn.name = F.name;
+    Kn.entry = Start;
+    Kn.codeSize = S.size;
+    Kn.regsPerThread = F.hasCalls ? std::max(F.numGprs, MaxCalleeRegs) : F.numGprs;
+    Kn.regsPerThread = std::max<uint32_t>(Kn.regsPerThread, 1);
+    Kn.sharedBytes = WM->sharedStatic;
+    Kn.localBytes = F.hasCalls ? std::max(std::min(Opts.stackBytes,
+                                                    isa::findConfig(Opts.config)->maxLocalBytesPerThread),
+                                           F.frame.size)
+                               : F.frame.size;
+    uint32_t End = 0;
+    std::vector<uint32_t> Offs = layoutParams(PF.params, 0, &End);
+    for (size_t K = 0; K < PF.params.size(); ++K) {
+      wfx::ParamEntry P;
+      P.offset = Offs[K];
+      P.size = uint32_t(PF.params[K].sizeInBytes());
+      P.align = uint32_t(std::max<uint64_t>(1, PF.params[K].alignment()));
+      if (P.align & (P.align - 1))
+        P.align = 1;
+      Kn.params.push_back(P);
+    }
+    Kn.paramBytes = End;
+    auto Dim = [](const std::array<uint32_t, 3> &D) {
+      wfx::Dim3 R;
+      if (D[0])
+        R = {D[0], D[1] ? D[1] : 1, D[2] ? D[2] : 1};
+      return R;
+    };
+    Kn.maxntid = Dim(PF.perf.maxntid);
+    Kn.reqntid = Dim(PF.perf.reqntid);
+    Kn.minCtasPerSm = PF.perf.minnctapersm;
+    Out.kernels.push_back(Kn);
+  }
+  // Line rows must have strictly increasing offsets (one instruction each at least).
+  if (auto S = wfx::validate(Out, M.fileName); !S)
+    return S.error();
+  return Out;
+}
+
+} // namespace wf::codegen

@@ -1,0 +1,2821 @@
+//===- Lower.cpp - PTX to WIR instruction selection -----------------------===//
+//
+// Part of Warpforge. One PTX function becomes one WIR function: PTX registers
+// become virtual registers (64-bit ones aligned pairs), each PTX instruction a
+// short sequence of native instructions (docs/compiler.md lists them), calls
+// follow the calling convention, and every `ret` branches to the function's
+// single return block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LowerImpl.h"
+
+#include "warpforge/isa/config.gen.h"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <cstring>
+#include <optional>
+
+namespace wf::codegen {
+
+using isa::Opcode;
+using ptx::Mod;
+using ptx::Op;
+using ptx::Type;
+
+static int findMod(const isa::OpInfo &Info, std::string_view Name) {
+  for (unsigned I = 0; I < Info.numMods; ++I)
+    if (Info.mods[I].name == Name)
+      return int(I);
+  return -1;
+}
+
+void setMod(Inst &I, const char *Name, uint32_t Value) {
+  int Idx = findMod(I.info(), Name);
+  if (Idx >= 0)
+    I.mods[unsigned(Idx)] = Value;
+}
+
+uint32_t getMod(const Inst &I, const char *Name) {
+  int Idx = findMod(I.info(), Name);
+  return Idx < 0 ? 0 : I.mods[unsigned(Idx)];
+}
+
+static uint32_t alignTo(uint32_t V, uint32_t A) { return A ? (V + A - 1) / A * A : V; }
+
+std::vector<uint32_t> layoutParams(const std::vector<ptx::Param> &Ps, uint32_t Base,
+                                   uint32_t *End) {
+  std::vector<uint32_t> Offs;
+  uint32_t Off = Base;
+  for (const ptx::Param &P : Ps) {
+    uint32_t A = uint32_t(std::max<uint64_t>(1, P.alignment()));
+    Off = alignTo(Off, A);
+    Offs.push_back(Off);
+    Off += uint32_t(P.sizeInBytes());
+  }
+  if (End)
+    *End = Off;
+  return Offs;
+}
+
+namespace {
+
+bool isSignedT(Type T) { return ptx::kind(T) == ptx::TypeKind::Signed; }
+bool isFloatT(Type T) { return ptx::isFloat(T); }
+unsigned bits(Type T) { return ptx::bitWidth(T); }
+
+std::optional<isa::IntType> intType(Type T) {
+  switch (T) {
+  case Type::B8:
+  case Type::U8:
+    return isa::IntType::U8;
+  case Type::S8:
+    return isa::IntType::S8;
+  case Type::B16:
+  case Type::U16:
+    return isa::IntType::U16;
+  case Type::S16:
+    return isa::IntType::S16;
+  case Type::B32:
+  case Type::U32:
+    return isa::IntType::U32;
+  case Type::S32:
+    return isa::IntType::S32;
+  case Type::B64:
+  case Type::U64:
+    return isa::IntType::U64;
+  case Type::S64:
+    return isa::IntType::S64;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<isa::FltType> fltType(Type T) {
+  switch (T) {
+  case Type::F16:
+    return isa::FltType::F16;
+  case Type::BF16:
+    return isa::FltType::BF16;
+  case Type::F32:
+    return isa::FltType::F32;
+  case Type::F64:
+    return isa::FltType::F64;
+  default:
+    return std::nullopt;
+  }
+}
+
+isa::MemSize memSize(Type T) {
+  switch (T) {
+  case Type::S8:
+    return isa::MemSize::S8;
+  case Type::B8:
+  case Type::U8:
+  case Type::Pred:
+    return isa::MemSize::U8;
+  case Type::S16:
+    return isa::MemSize::S16;
+  case Type::B16:
+  case Type::U16:
+  case Type::F16:
+  case Type::BF16:
+    return isa::MemSize::U16;
+  case Type::B64:
+  case Type::U64:
+  case Type::S64:
+  case Type::F64:
+    return isa::MemSize::B64;
+  case Type::B128:
+    return isa::MemSize::B128;
+  default:
+    return isa::MemSize::B32;
+  }
+}
+
+struct Provenance {
+  bool valid = false;
+  uint32_t global = 0;
+  int64_t offset = 0;
+};
+
+class Lowering {
+public:
+  Lowering(const ptx::Module &M, uint32_t Idx, const ModuleLayout &L, const CodegenOptions &O,
+           Function &F)
+      : M(M), PF(M.functions[Idx]), PIdx(Idx), L(L), Opts(O), F(F) {}
+
+  Status<> run();
+
+private:
+  const ptx::Module &M;
+  const ptx::Function &PF;
+  uint32_t PIdx;
+  const ModuleLayout &L;
+  const CodegenOptions &Opts;
+  Function &F;
+
+  std::vector<uint32_t> RegMap;
+  std::vector<uint32_t> LabelBlock;
+  uint32_t Cur = 0, RetBlock = 0;
+  Opnd Guard = Opnd::pt();
+  InstLoc Loc;
+  const ptx::Instruction *PI = nullptr;
+  std::optional<Error> Err;
+  uint32_t CCReg = ~0u;
+  // Frame: locals and the outgoing call area.
+  std::map<uint32_t, uint32_t> LocalOffset; ///< Function::locals index -> frame offset
+  std::map<uint32_t, uint32_t> OutOffset;   ///< param variable (locals index) -> outgoing offset
+  std::vector<uint32_t> ParamOffset;        ///< incoming params (funcs) / kernel param offsets
+  std::vector<uint32_t> RetOffset;          ///< incoming returns (funcs)
+  std::map<uint32_t, Provenance> RegProv;   ///< PTX reg -> global symbol it points to
+  std::map<uint32_t, Provenance> OutProv;   ///< outgoing param variable -> same
+
+  // --- errors -----------------------------------------------------------------------------
+  void fail(const std::string &Msg) {
+    if (Err)
+      return;
+    SourceLoc SL{M.fileName, PI ? PI->loc.line : PF.loc.line, PI ? PI->loc.col : PF.loc.col};
+    Err = Error(Msg, SL, PI ? std::string(PI->opcode) : std::string(PF.name));
+  }
+  void unsupported(const std::string &What = {}) {
+    fail(fmt::format("unsupported PTX instruction '{}'{}{}", PI ? PI->opcode : "?",
+                     What.empty() ? "" : ": ", What));
+  }
+
+  // --- emission ---------------------------------------------------------------------------
+  Inst &E(Opcode Op, std::initializer_list<Opnd> Ops = {}) {
+    Inst I;
+    I.op = Op;
+    I.guard = Guard;
+    I.loc = Loc;
+    unsigned K = 0;
+    for (const Opnd &O : Ops)
+      I.ops[K++] = O;
+    // Unset predicate operands default to PT, unset register operands to RZ.
+    const isa::OpInfo &Info = isa::opInfo(Op);
+    for (unsigned J = K; J < Info.numOperands; ++J) {
+      auto Kd = Info.operands[J].kind;
+      if (Kd == isa::OperandKind::P || Kd == isa::OperandKind::PN)
+        I.ops[J] = Opnd::pt();
+      else if (Kd == isa::OperandKind::R || Kd == isa::OperandKind::ADDR)
+        I.ops[J] = Opnd::rz();
+      else
+        I.ops[J] = Opnd::imm32(0);
+    }
+    F.blocks[Cur].insts.push_back(I);
+    return F.blocks[Cur].insts.back();
+  }
+
+  uint32_t nv(RegClass C) { return F.newVReg(C); }
+  Opnd v32() { return Opnd::vreg(nv(RegClass::R32)); }
+  Opnd v64() { return Opnd::vreg(nv(RegClass::R64)); }
+  Opnd vp() { return Opnd::vreg(nv(RegClass::Pred)); }
+  static Opnd lo(Opnd O) {
+    if (O.kind == OpndKind::VReg)
+      O.sub = 0;
+    return O;
+  }
+  static Opnd hi(Opnd O) {
+    if (O.kind == OpndKind::VReg)
+      O.sub = 1;
+    return O;
+  }
+  static Opnd word(Opnd O, uint8_t W) {
+    if (O.kind == OpndKind::VReg)
+      O.sub = W;
+    return O;
+  }
+  Opnd imm(int64_t V) {
+    if (V == 0)
+      return Opnd::rz();
+    Opnd T = v32();
+    E(Opcode::MOV32I, {T, Opnd::imm32(V)});
+    return T;
+  }
+  Opnd imm64(uint64_t V) {
+    Opnd T = v64();
+    E(Opcode::MOV32I, {lo(T), Opnd::imm32(int64_t(uint32_t(V)))});
+    E(Opcode::MOV32I, {hi(T), Opnd::imm32(int64_t(uint32_t(V >> 32)))});
+    return T;
+  }
+  void mov32(Opnd D, Opnd S) { E(Opcode::MOV, {D, S}); }
+  void mov64(Opnd D, Opnd S) {
+    mov32(lo(D), lo(S));
+    mov32(hi(D), S.kind == OpndKind::Phys ? S : hi(S));
+  }
+  Opnd sp(int64_t Off = 0) {
+    Opnd O = Opnd::phys(kSPReg);
+    O.imm = Off;
+    return O;
+  }
+  static Opnd addr(Opnd Base, int64_t Off, FrameRel FR = FrameRel::None) {
+    Base.imm = Off;
+    Base.frame = FR;
+    return Base;
+  }
+
+  // --- operands ---------------------------------------------------------------------------
+  RegClass classOf(Type T, unsigned Vec) {
+    if (T == Type::Pred)
+      return RegClass::Pred;
+    unsigned B = bits(T) * (Vec ? 1 : 1);
+    if (B == 128)
+      return RegClass::R128;
+    if (B == 64)
+      return RegClass::R64;
+    return RegClass::R32;
+  }
+  uint32_t vr(uint32_t PtxReg) { return RegMap[PtxReg]; }
+  bool regIsWide(uint32_t PtxReg) { return F.regClass(vr(PtxReg)) == RegClass::R64; }
+
+  Opnd sreg(const ptx::Operand &O, bool Want64);
+  Opnd symAddr(const ptx::Operand &O, bool Want64);
+  Opnd src32(const ptx::Operand &O, Type T = Type::B32);
+  Opnd src64(const ptx::Operand &O);
+  Opnd src(const ptx::Operand &O, Type T) { return bits(T) == 64 ? src64(O) : src32(O, T); }
+  Opnd predSrc(const ptx::Operand &O);
+  Opnd dst(const ptx::Operand &O) {
+    if (O.kind != ptx::OperandKind::Reg) {
+      fail("destination must be a register");
+      return Opnd::rz();
+    }
+    return Opnd::vreg(vr(O.reg));
+  }
+  Opnd dst32(const ptx::Operand &O) {
+    Opnd D = dst(O);
+    if (D.kind == OpndKind::VReg && F.regClass(D.reg) != RegClass::R32)
+      D.sub = 0;
+    return D;
+  }
+  /// Sign- or zero-extends a narrow integer to 32 bits (16- and 8-bit PTX types).
+  Opnd extend(Opnd V, Type T) {
+    if (bits(T) >= 32 || isFloatT(T))
+      return V;
+    Opnd D = v32();
+    Inst &I = E(Opcode::I2I, {D, V});
+    setMod(I, "dst", uint32_t(isSignedT(T) ? isa::IntType::S32 : isa::IntType::U32));
+    setMod(I, "src", uint32_t(*intType(T)));
+    return D;
+  }
+
+  // --- lowering per instruction -----------------------------------------------------------
+  void lowerInst(const ptx::Instruction &I);
+  void lowerMov(const ptx::Instruction &I);
+  void lowerAddSub(const ptx::Instruction &I, bool Sub);
+  void lowerMul(const ptx::Instruction &I);
+  void lowerMad(const ptx::Instruction &I);
+  void lowerFloatBinary(const ptx::Instruction &I, Opcode Op32, Opcode Op64, bool NegB);
+  void lowerLogic(const ptx::Instruction &I, uint8_t Lut, isa::LogicOp LOp);
+  void lowerShift(const ptx::Instruction &I);
+  void lowerSetp(const ptx::Instruction &I, bool SetForm);
+  void lowerSelp(const ptx::Instruction &I);
+  void lowerCvt(const ptx::Instruction &I);
+  void lowerCvta(const ptx::Instruction &I);
+  void lowerLdSt(const ptx::Instruction &I, bool Store);
+  void lowerAtom(const ptx::Instruction &I, bool Red);
+  void lowerBar(const ptx::Instruction &I);
+  void lowerWarp(const ptx::Instruction &I);
+  void lowerCall(const ptx::Instruction &I);
+  void lowerPrintf(const ptx::Instruction &I, const ptx::Function &Callee);
+  void lowerAssert(const ptx::Instruction &I, const ptx::Function &Callee);
+  void lowerMinMax(const ptx::Instruction &I, bool Max);
+  void lowerAbsNeg(const ptx::Instruction &I, bool Neg);
+  void lowerDivRem(const ptx::Instruction &I, bool Rem);
+  void lowerUnaryFloat(const ptx::Instruction &I);
+  void lowerBitOps(const ptx::Instruction &I);
+  void lowerBrx(const ptx::Instruction &I);
+
+  /// Emits a 64-bit add/sub of pairs A, B into D (D may alias A or B).
+  void add64(Opnd D, Opnd A, Opnd B, bool Sub) {
+    Opnd C = vp();
+    Opnd T = v64();
+    Inst &L0 = E(Opcode::IADD, {lo(T), lo(A), lo(B), C, Opnd::pt()});
+    setMod(L0, "invb", Sub);
+    Inst &H0 = E(Opcode::IADD, {hi(T), hi(A), hi(B), Opnd::pt(), C});
+    setMod(H0, "invb", Sub);
+    setMod(H0, "x", 1);
+    mov64(D, T);
+  }
+  /// Converts a narrow float (f16/bf16 in the low bits) to f32 or back.
+  Opnd f2f(Opnd V, isa::FltType Dst, isa::FltType Src, isa::RndF R = isa::RndF::RN,
+           bool Ftz = false) {
+    bool WideD = Dst == isa::FltType::F64;
+    Opnd D = WideD ? v64() : v32();
+    Inst &I = E(Opcode::F2F, {D, V});
+    setMod(I, "dst", uint32_t(Dst));
+    setMod(I, "src", uint32_t(Src));
+    setMod(I, "rnd", uint32_t(R));
+    setMod(I, "ftz", Ftz);
+    return D;
+  }
+  isa::Rnd rnd(const ptx::Instruction &I) {
+    if (I.has(Mod::Rz))
+      return isa::Rnd::RZ;
+    if (I.has(Mod::Rm))
+      return isa::Rnd::RM;
+    if (I.has(Mod::Rp))
+      return isa::Rnd::RP;
+    return isa::Rnd::RN;
+  }
+
+  void setupFrame();
+  void preScanCalls();
+  std::string formatString(const Provenance &P);
+};
+
+//===----------------------------------------------------------------------===//
+// Operands
+//===----------------------------------------------------------------------===//
+
+Opnd Lowering::sreg(const ptx::Operand &O, bool Want64) {
+  using S = ptx::SReg;
+  using I = isa::SReg;
+  int C = O.sreg.component < 0 ? 0 : O.sreg.component;
+  auto Read = [&](isa::SReg R) {
+    bool W = isa::kSRegs[unsigned(R)].width == 64;
+    Opnd D = W ? v64() : v32();
+    E(Opcode::S2R, {D, Opnd::imm32(int64_t(R))});
+    return D;
+  };
+  auto Const = [&](int64_t V) { return Want64 ? imm64(uint64_t(V)) : imm(V); };
+  auto Add = [](isa::SReg B, int C) { return isa::SReg(unsigned(B) + unsigned(C)); };
+  Opnd R;
+  switch (O.sreg.reg) {
+  case S::Tid:
+    R = Read(Add(I::TID_X, C));
+    break;
+  case S::Ntid:
+    R = Read(Add(I::NTID_X, C));
+    break;
+  case S::Ctaid:
+  case S::Clusterid:
+    R = Read(Add(I::CTAID_X, C));
+    break;
+  case S::Nctaid:
+  case S::Nclusterid:
+    R = Read(Add(I::NCTAID_X, C));
+    break;
+  case S::Laneid:
+    R = Read(I::LANEID);
+    break;
+  case S::Warpid:
+    R = Read(I::WARPID);
+    break;
+  case S::Nwarpid:
+    R = Read(I::NWARPID);
+    break;
+  case S::Smid:
+    R = Read(I::SMID);
+    break;
+  case S::Nsmid:
+    R = Read(I::NSMID);
+    break;
+  case S::Gridid:
+    R = Read(I::GRIDID);
+    break;
+  case S::Clock:
+    R = Read(I::CLOCK);
+    break;
+  case S::ClockHi:
+    R = hi(Read(I::CLOCK64));
+    break;
+  case S::Clock64:
+    R = Read(I::CLOCK64);
+    break;
+  case S::Globaltimer:
+    R = Read(I::GLOBALTIMER);
+    break;
+  case S::GlobaltimerLo:
+    R = lo(Read(I::GLOBALTIMER));
+    break;
+  case S::GlobaltimerHi:
+    R = hi(Read(I::GLOBALTIMER));
+    break;
+  case S::LanemaskEq:
+    R = Read(I::LANEMASK_EQ);
+    break;
+  case S::LanemaskLt:
+    R = Read(I::LANEMASK_LT);
+    break;
+  case S::LanemaskLe:
+    R = Read(I::LANEMASK_LE);
+    break;
+  case S::LanemaskGt:
+    R = Read(I::LANEMASK_GT);
+    break;
+  case S::LanemaskGe:
+    R = Read(I::LANEMASK_GE);
+    break;
+  case S::DynamicSmemSize:
+    R = Read(I::DYNSMEM);
+    break;
+  case S::TotalSmemSize:
+  case S::AggrSmemSize:
+    R = Read(I::TOTALSMEM);
+    break;
+  case S::ClusterNctaid:
+  case S::ClusterNctarank:
+    return Const(1);
+  default:
+    return Const(0);
+  }
+  if (Want64 &&
+      !(R.kind == OpndKind::VReg && R.sub == kWhole && F.regClass(R.reg) == RegClass::R64)) {
+    Opnd D = v64();
+    mov32(lo(D), R);
+    mov32(hi(D), Opnd::rz());
+    return D;
+  }
+  if (!Want64 && R.kind == OpndKind::VReg && R.sub == kWhole && F.regClass(R.reg) == RegClass::R64)
+    return lo(R);
+  return R;
+}
+
+Opnd Lowering::symAddr(const ptx::Operand &O, bool Want64) {
+  int64_t Off = O.imm;
+  auto Pair = [&](Opnd Lo32) {
+    if (!Want64)
+      return Lo32;
+    Opnd D = v64();
+    mov32(lo(D), Lo32);
+    mov32(hi(D), Opnd::rz());
+    return D;
+  };
+  switch (O.symKind) {
+  case ptx::SymbolKind::Global: {
+    const ptx::Variable &V = M.globals[O.index];
+    switch (V.space) {
+    case ptx::Space::Global: {
+      Opnd D = v64();
+      Opnd LoI, HiI;
+      LoI.kind = OpndKind::SymLo;
+      HiI.kind = OpndKind::SymHi;
+      LoI.target = HiI.target = L.symbolIndex.at(O.index);
+      LoI.imm = HiI.imm = Off;
+      E(Opcode::MOV32I, {lo(D), LoI});
+      E(Opcode::MOV32I, {hi(D), HiI});
+      if (!Want64)
+        return lo(D);
+      return D;
+    }
+    case ptx::Space::Const:
+      return Pair(imm(int64_t(L.constOffset.at(O.index)) + Off));
+    case ptx::Space::Shared:
+      return Pair(imm(int64_t(L.sharedOffset.at(O.index)) + Off));
+    default:
+      break;
+    }
+    break;
+  }
+  case ptx::SymbolKind::Local: {
+    const ptx::Variable &V = PF.locals[O.index];
+    if (V.space == ptx::Space::Local) {
+      Opnd D = v32();
+      E(Opcode::IADD_I, {D, Opnd::phys(kSPReg), Opnd::imm32(LocalOffset.at(O.index) + Off)});
+      return Pair(D);
+    }
+    if (V.space == ptx::Space::Shared)
+      return Pair(imm(int64_t(L.localSharedOffset.at({PIdx, O.index})) + Off));
+    break;
+  }
+  case ptx::SymbolKind::Param:
+    if (PF.isKernel)
+      return Pair(imm(int64_t(ParamOffset.at(O.index)) + Off));
+    break;
+  case ptx::SymbolKind::Function: {
+    Opnd D = v32();
+    E(Opcode::LEAPC, {D, Opnd::func(L.funcIndex.count(O.index) ? L.funcIndex.at(O.index) : 0)});
+    if (!L.funcIndex.count(O.index))
+      fail(fmt::format("address of function '{}' without a body", O.symbol));
+    return Pair(D);
+  }
+  default:
+    break;
+  }
+  fail(fmt::format("cannot take the address of '{}'", O.symbol));
+  return Opnd::rz();
+}
+
+Opnd Lowering::src32(const ptx::Operand &O, Type T) {
+  switch (O.kind) {
+  case ptx::OperandKind::Reg: {
+    Opnd R = Opnd::vreg(vr(O.reg));
+    RegClass C = F.regClass(R.reg);
+    if (C == RegClass::Pred) {
+      Opnd D = v32();
+      E(Opcode::P2R, {D, R});
+      return D;
+    }
+    if (C != RegClass::R32)
+      R.sub = 0;
+    return R;
+  }
+  case ptx::OperandKind::Imm:
+    return imm(O.imm);
+  case ptx::OperandKind::FImm: {
+    if (O.fwidth == 32 || T != Type::F32)
+      return imm(int64_t(uint32_t(O.fbits)));
+    double D;
+    std::memcpy(&D, &O.fbits, 8);
+    return imm(int64_t(std::bit_cast<uint32_t>(float(D))));
+  }
+  case ptx::OperandKind::SpecialReg:
+    return sreg(O, false);
+  case ptx::OperandKind::Symbol:
+    return symAddr(O, false);
+  default:
+    fail("unsupported operand");
+    return Opnd::rz();
+  }
+}
+
+Opnd Lowering::src64(const ptx::Operand &O) {
+  switch (O.kind) {
+  case ptx::OperandKind::Reg: {
+    Opnd R = Opnd::vreg(vr(O.reg));
+    if (F.regClass(R.reg) == RegClass::R64)
+      return R;
+    Opnd D = v64();
+    mov32(lo(D), src32(O));
+    mov32(hi(D), Opnd::rz());
+    return D;
+  }
+  case ptx::OperandKind::Imm:
+    return imm64(uint64_t(O.imm));
+  case ptx::OperandKind::FImm: {
+    uint64_t B = O.fbits;
+    if (O.fwidth == 32) {
+      float Fv;
+      uint32_t W = uint32_t(B);
+      std::memcpy(&Fv, &W, 4);
+      B = std::bit_cast<uint64_t>(double(Fv));
+    }
+    return imm64(B);
+  }
+  case ptx::OperandKind::SpecialReg:
+    return sreg(O, true);
+  case ptx::OperandKind::Symbol:
+    return symAddr(O, true);
+  default:
+    fail("unsupported operand");
+    return Opnd::rz();
+  }
+}
+
+Opnd Lowering::predSrc(const ptx::Operand &O) {
+  if (O.kind == ptx::OperandKind::Reg) {
+    Opnd R = Opnd::vreg(vr(O.reg));
+    if (F.regClass(R.reg) != RegClass::Pred) {
+      // An integer used as a predicate: non-zero is true.
+      Opnd P = vp();
+      Inst &I = E(Opcode::ISETP_I, {P, src32(O), Opnd::imm32(0)});
+      setMod(I, "cmp", uint32_t(isa::ICmp::NE));
+      P.neg = O.negated;
+      return P;
+    }
+    R.neg = O.negated;
+    return R;
+  }
+  if (O.kind == ptx::OperandKind::Imm)
+    return Opnd::pt((O.imm == 0) != O.negated);
+  fail("predicate operand expected");
+  return Opnd::pt();
+}
+
+//===----------------------------------------------------------------------===//
+// Frame and calls
+//===----------------------------------------------------------------------===//
+
+void Lowering::preScanCalls() {
+  // Outgoing area: for each call, results first, then arguments, each at its natural alignment.
+  uint32_t OutSize = 0;
+  for (const ptx::Statement &S : PF.body) {
+    if (S.kind != ptx::StmtKind::Instr || S.inst.op != Op::Call)
+      continue;
+    const auto &Ops = S.inst.operands;
+    uint32_t Off = 0;
+    auto Place = [&](const ptx::Operand &List) {
+      for (const ptx::Operand &A : List.elems) {
+        if (A.kind != ptx::OperandKind::Symbol || A.symKind != ptx::SymbolKind::Local)
+          continue;
+        const ptx::Variable &V = PF.locals[A.index];
+        Off = alignTo(Off, uint32_t(std::max<uint64_t>(1, V.alignment())));
+        OutOffset[A.index] = Off;
+        Off += uint32_t(std::max<uint64_t>(V.sizeInBytes(), 1));
+      }
+    };
+    // Operand shapes: [(rets)], func, [(args)], [proto]
+    std::vector<const ptx::Operand *> Lists;
+    for (const ptx::Operand &O : Ops)
+      if (O.kind == ptx::OperandKind::List)
+        Lists.push_back(&O);
+    bool HasRets = !Ops.empty() && Ops[0].kind == ptx::OperandKind::List;
+    if (HasRets)
+      Place(*Lists[0]);
+    if (Lists.size() > (HasRets ? 1u : 0u))
+      Place(*Lists[HasRets ? 1 : 0]);
+    OutSize = std::max(OutSize, alignTo(Off, 8));
+    F.hasCalls = true;
+  }
+  F.frame.outArea = alignTo(OutSize, 16);
+}
+
+void Lowering::setupFrame() {
+  preScanCalls();
+  uint32_t Off = F.frame.outArea;
+  for (uint32_t I = 0; I < PF.locals.size(); ++I) {
+    const ptx::Variable &V = PF.locals[I];
+    if (V.space != ptx::Space::Local)
+      continue;
+    Off = alignTo(Off, uint32_t(std::max<uint64_t>(1, V.alignment())));
+    LocalOffset[I] = Off;
+    Off += uint32_t(V.sizeInBytes());
+  }
+  F.frame.localsBase = F.frame.outArea;
+  F.frame.localsSize = alignTo(Off, 16) - F.frame.outArea;
+  uint32_t End = 0;
+  if (PF.isKernel) {
+    ParamOffset = layoutParams(PF.params, 0, &End);
+  } else {
+    RetOffset = layoutParams(PF.returns, 0, &End);
+    ParamOffset = layoutParams(PF.params, End, &End);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+static bool endsBlock(const ptx::Instruction &I) {
+  switch (I.op) {
+  case Op::Bra:
+  case Op::BrxIdx:
+  case Op::Ret:
+  case Op::Exit:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Status<> Lowering::run() {
+  F.name = std::string(PF.name);
+  F.isKernel = PF.isKernel;
+  uint32_t Budget = Opts.maxRegs ? Opts.maxRegs : 255;
+  if (const isa::Config *C = isa::findConfig(Opts.config); C && !Opts.maxRegs)
+    Budget = C->maxRegsPerThread;
+  if (PF.perf.maxnreg && PF.perf.maxnreg < Budget)
+    Budget = std::max<uint32_t>(PF.perf.maxnreg, 8);
+  F.maxRegs = Budget;
+
+  RegMap.resize(PF.numRegs);
+  for (const ptx::RegDecl &D : PF.regDecls) {
+    uint32_t N = D.count ? D.count : 1;
+    for (uint32_t K = 0; K < N; ++K)
+      RegMap[D.firstId + K] = nv(classOf(D.type, D.vecWidth));
+  }
+  setupFrame();
+
+  // Blocks: 0 is the entry; each label and each statement after a branch starts one.
+  F.addBlock("entry");
+  std::vector<uint32_t> StmtBlock(PF.body.size());
+  LabelBlock.assign(PF.labels.size(), 0);
+  uint32_t B = 0;
+  bool Fresh = true; // the current block is empty so far
+  for (size_t S = 0; S < PF.body.size(); ++S) {
+    const ptx::Statement &St = PF.body[S];
+    if (St.kind == ptx::StmtKind::Label) {
+      if (!Fresh || B == 0) {
+        B = F.addBlock(std::string(PF.labels[St.label].name));
+        Fresh = true;
+      }
+      LabelBlock[St.label] = B;
+      StmtBlock[S] = B;
+      continue;
+    }
+    StmtBlock[S] = B;
+    if (St.kind != ptx::StmtKind::Instr)
+      continue;
+    Fresh = false;
+    if (endsBlock(St.inst)) {
+      B = F.addBlock("");
+      Fresh = true;
+    }
+  }
+  RetBlock = F.addBlock("return");
+
+  // Kernel parameters need nothing; device-function parameters live in the caller's outgoing
+  // area (docs/compiler.md, calling convention).
+  for (size_t S = 0; S < PF.body.size() && !Err; ++S) {
+    const ptx::Statement &St = PF.body[S];
+    if (St.kind != ptx::StmtKind::Instr)
+      continue;
+    Cur = StmtBlock[S];
+    PI = &St.inst;
+    Loc = {St.inst.loc.line, St.inst.loc.col, St.inst.dbg.file, St.inst.dbg.line, St.inst.dbg.col};
+    Guard = Opnd::pt();
+    if (St.inst.hasGuard) {
+      Guard = Opnd::vreg(vr(St.inst.guard));
+      Guard.neg = St.inst.guardNegated;
+    }
+    lowerInst(St.inst);
+  }
+  if (Err)
+    return *Err;
+  PI = nullptr;
+  Cur = RetBlock;
+  Guard = Opnd::pt();
+  Loc = {};
+  if (PF.isKernel)
+    E(Opcode::EXIT);
+  else
+    E(Opcode::RET, {Opnd::phys(kLinkReg)});
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Instructions
+//===----------------------------------------------------------------------===//
+
+void Lowering::lowerInst(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  switch (I.op) {
+  case Op::Mov:
+    return lowerMov(I);
+  case Op::Add:
+    return lowerAddSub(I, false);
+  case Op::Sub:
+    return lowerAddSub(I, true);
+  case Op::AddCc:
+  case Op::Addc:
+  case Op::SubCc:
+  case Op::Subc: {
+    if (CCReg == ~0u)
+      CCReg = nv(RegClass::Pred);
+    bool Sub = I.op == Op::SubCc || I.op == Op::Subc;
+    bool In = I.op == Op::Addc || I.op == Op::Subc;
+    bool Out = I.op == Op::AddCc || I.op == Op::SubCc || I.has(Mod::Cc);
+    Opnd A = src32(O[1]), Bv = src32(O[2]);
+    Inst &X = E(Opcode::IADD, {dst32(O[0]), A, Bv, Out ? Opnd::pred(CCReg) : Opnd::pt(),
+                               In ? Opnd::pred(CCReg) : Opnd::pt()});
+    setMod(X, "invb", Sub);
+    setMod(X, "x", In);
+    return;
+  }
+  case Op::MadCc:
+  case Op::Madc: {
+    if (CCReg == ~0u)
+      CCReg = nv(RegClass::Pred);
+    bool In = I.op == Op::Madc;
+    bool Out = I.op == Op::MadCc || I.has(Mod::Cc);
+    Opnd P = v32();
+    if (I.has(Mod::Hi)) {
+      Inst &X = E(Opcode::IMULHI, {P, src32(O[1]), src32(O[2])});
+      setMod(X, "ty", uint32_t(isSignedT(T) ? isa::ITy32::S32 : isa::ITy32::U32));
+    } else {
+      E(Opcode::IMUL, {P, src32(O[1]), src32(O[2])});
+    }
+    Inst &X = E(Opcode::IADD, {dst32(O[0]), P, src32(O[3]), Out ? Opnd::pred(CCReg) : Opnd::pt(),
+                               In ? Opnd::pred(CCReg) : Opnd::pt()});
+    setMod(X, "x", In);
+    return;
+  }
+  case Op::Mul:
+    return lowerMul(I);
+  case Op::Mad:
+  case Op::Fma:
+    return lowerMad(I);
+  case Op::Div:
+    return lowerDivRem(I, false);
+  case Op::Rem:
+    return lowerDivRem(I, true);
+  case Op::Abs:
+    return lowerAbsNeg(I, false);
+  case Op::Neg:
+    return lowerAbsNeg(I, true);
+  case Op::Min:
+    return lowerMinMax(I, false);
+  case Op::Max:
+    return lowerMinMax(I, true);
+  case Op::Popc:
+  case Op::Clz:
+  case Op::Brev:
+  case Op::Bfind:
+  case Op::Bfe:
+  case Op::Bfi:
+  case Op::Prmt:
+  case Op::Shf:
+  case Op::Lop3:
+  case Op::Cnot:
+    return lowerBitOps(I);
+  case Op::And:
+    return lowerLogic(I, 0xC0, isa::LogicOp::AND);
+  case Op::Or:
+    return lowerLogic(I, 0xFC, isa::LogicOp::OR);
+  case Op::Xor:
+    return lowerLogic(I, 0x3C, isa::LogicOp::XOR);
+  case Op::Not:
+    return lowerLogic(I, 0x0F, isa::LogicOp::XOR);
+  case Op::Shl:
+  case Op::Shr:
+    return lowerShift(I);
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Lg2:
+  case Op::Ex2:
+  case Op::Tanh:
+  case Op::Copysign:
+    return lowerUnaryFloat(I);
+  case Op::Setp:
+    return lowerSetp(I, false);
+  case Op::Set:
+    return lowerSetp(I, true);
+  case Op::Selp:
+    return lowerSelp(I);
+  case Op::Cvt:
+    return lowerCvt(I);
+  case Op::Cvta:
+    return lowerCvta(I);
+  case Op::Isspacep: {
+    isa::Space S = isa::Space::GLOBAL;
+    switch (I.space()) {
+    case ptx::Space::Shared:
+      S = isa::Space::SHARED;
+      break;
+    case ptx::Space::Local:
+      S = isa::Space::LOCAL;
+      break;
+    case ptx::Space::Const:
+      S = isa::Space::CONST;
+      break;
+    case ptx::Space::Param:
+      S = isa::Space::PARAM;
+      break;
+    default:
+      break;
+    }
+    Inst &X = E(Opcode::ISSPACEP, {dst(O[0]), src64(O[1])});
+    setMod(X, "space", uint32_t(S));
+    return;
+  }
+  case Op::Ld:
+  case Op::Ldu:
+    return lowerLdSt(I, false);
+  case Op::St:
+    return lowerLdSt(I, true);
+  case Op::Prefetch:
+  case Op::Prefetchu:
+  case Op::Applypriority:
+  case Op::Discard:
+  case Op::Pmevent:
+  case Op::Griddepcontrol:
+  case Op::Setmaxnreg:
+  case Op::CpAsyncCommitGroup:
+  case Op::CpAsyncWaitGroup:
+  case Op::CpAsyncWaitAll:
+    return;
+  case Op::Atom:
+    return lowerAtom(I, false);
+  case Op::Red:
+    return lowerAtom(I, true);
+  case Op::Bar:
+  case Op::Barrier:
+  case Op::BarrierCluster:
+    return lowerBar(I);
+  case Op::BarWarpSync: {
+    const ptx::Operand &Mk = O[0];
+    if (Mk.kind == ptx::OperandKind::Imm)
+      E(Opcode::WARPSYNC, {Opnd::rz(), Opnd::imm32(Mk.imm)});
+    else
+      E(Opcode::WARPSYNC, {src32(Mk), Opnd::imm32(0)});
+    return;
+  }
+  case Op::Membar:
+  case Op::Fence:
+  case Op::FenceProxy: {
+    isa::Scope S = isa::Scope::GPU;
+    if (I.has(Mod::Cta))
+      S = isa::Scope::CTA;
+    if (I.has(Mod::Sys) || I.op == Op::FenceProxy)
+      S = isa::Scope::SYS;
+    Inst &X = E(Opcode::MEMBAR);
+    setMod(X, "scope", uint32_t(S));
+    return;
+  }
+  case Op::Vote:
+  case Op::Shfl:
+  case Op::Match:
+  case Op::Redux:
+  case Op::Activemask:
+    return lowerWarp(I);
+  case Op::Bra:
+    E(Opcode::BRA, {Opnd::block(LabelBlock[O[0].index])});
+    return;
+  case Op::BrxIdx:
+    return lowerBrx(I);
+  case Op::Call:
+    return lowerCall(I);
+  case Op::Ret:
+    E(Opcode::BRA, {Opnd::block(RetBlock)});
+    return;
+  case Op::Exit:
+    E(Opcode::EXIT);
+    return;
+  case Op::Trap:
+    E(Opcode::TRAP, {Opnd::imm32(0)});
+    return;
+  case Op::Brkpt:
+    E(Opcode::BPT, {Opnd::imm32(0)});
+    return;
+  case Op::Nanosleep:
+    if (O[0].kind == ptx::OperandKind::Imm)
+      E(Opcode::NANOSLEEP, {Opnd::rz(), Opnd::imm32(O[0].imm)});
+    else
+      E(Opcode::NANOSLEEP, {src32(O[0]), Opnd::imm32(0)});
+    return;
+  case Op::Createpolicy:
+    mov64(dst(O[0]), Opnd::rz());
+    return;
+  case Op::Getctarank:
+    mov32(dst32(O[0]), Opnd::rz());
+    return;
+  case Op::Mapa:
+    if (bits(T) == 64)
+      mov64(dst(O[0]), src64(O[1]));
+    else
+      mov32(dst(O[0]), src32(O[1]));
+    return;
+  case Op::Stacksave:
+    if (bits(T) == 64) {
+      mov32(lo(dst(O[0])), Opnd::phys(kSPReg));
+      mov32(hi(dst(O[0])), Opnd::rz());
+    } else {
+      mov32(dst(O[0]), Opnd::phys(kSPReg));
+    }
+    return;
+  case Op::Testp: {
+    // finite / infinite / number / notanumber / normal / subnormal on f32 or f64.
+    bool Is64 = T == Type::F64;
+    Opnd A = Is64 ? hi(src64(O[1])) : src32(O[1]);
+    Opnd Mag = v32();
+    E(Opcode::LOP_I, {Mag, A, Opnd::imm32(0x7fffffff)});
+    setMod(F.blocks[Cur].insts.back(), "fn", uint32_t(isa::LogicOp::AND));
+    uint32_t Inf = Is64 ? 0x7ff00000u : 0x7f800000u;
+    uint32_t MinN = Is64 ? 0x00100000u : 0x00800000u;
+    Opnd P = dst(O[0]);
+    auto Cmp = [&](Opnd D, isa::ICmp C, uint32_t V) {
+      Inst &X = E(Opcode::ISETP_I, {D, Mag, Opnd::imm32(V)});
+      setMod(X, "cmp", uint32_t(C));
+      setMod(X, "ty", uint32_t(isa::ITy32::U32));
+    };
+    if (Is64 && (I.has(Mod::Infinite) || I.has(Mod::NotANumber) || I.has(Mod::Number) ||
+                 I.has(Mod::Subnormal))) {
+      // Needs the low word as well: compare the pair against the pattern.
+      Opnd V = src64(O[1]);
+      Opnd Ab = v64();
+      E(Opcode::LOP_I, {lo(Ab), lo(V), Opnd::imm32(-1)});
+      setMod(F.blocks[Cur].insts.back(), "fn", uint32_t(isa::LogicOp::AND));
+      E(Opcode::LOP_I, {hi(Ab), hi(V), Opnd::imm32(0x7fffffff)});
+      setMod(F.blocks[Cur].insts.back(), "fn", uint32_t(isa::LogicOp::AND));
+      uint64_t Pat = I.has(Mod::Subnormal) ? 0x0010000000000000ull : 0x7ff0000000000000ull;
+      Opnd K = imm64(Pat);
+      isa::ICmp C = I.has(Mod::Infinite)     ? isa::ICmp::EQ
+                    : I.has(Mod::NotANumber) ? isa::ICmp::GT
+                    : I.has(Mod::Number)     ? isa::ICmp::LE
+                                             : isa::ICmp::LT;
+      Inst &X = E(Opcode::ISETP, {P, Ab, K, Opnd::pt()});
+      setMod(X, "cmp", uint32_t(C));
+      setMod(X, "ty", uint32_t(isa::ITy::U64));
+      if (I.has(Mod::Subnormal)) {
+        Opnd NZ = vp();
+        Inst &Y = E(Opcode::ISETP, {NZ, Ab, Opnd::rz(), Opnd::pt()});
+        (void)Y;
+        setMod(F.blocks[Cur].insts.back(), "cmp", uint32_t(isa::ICmp::NE));
+        setMod(F.blocks[Cur].insts.back(), "ty", uint32_t(isa::ITy::U64));
+        E(Opcode::PLOP3, {P, P, NZ, Opnd::pt(), Opnd::imm32(0xC0)});
+      }
+      return;
+    }
+    if (I.has(Mod::Finite))
+      Cmp(P, isa::ICmp::LT, Inf);
+    else if (I.has(Mod::Infinite))
+      Cmp(P, isa::ICmp::EQ, Inf);
+    else if (I.has(Mod::Number))
+      Cmp(P, isa::ICmp::LE, Inf);
+    else if (I.has(Mod::NotANumber))
+      Cmp(P, isa::ICmp::GT, Inf);
+    else if (I.has(Mod::Normal)) {
+      Opnd Q = vp();
+      Cmp(P, isa::ICmp::GE, MinN);
+      Cmp(Q, isa::ICmp::LT, Inf);
+      E(Opcode::PLOP3, {P, P, Q, Opnd::pt(), Opnd::imm32(0xC0)});
+    } else {
+      Opnd Q = vp();
+      Cmp(P, isa::ICmp::LT, MinN);
+      Cmp(Q, isa::ICmp::NE, 0);
+      E(Opcode::PLOP3, {P, P, Q, Opnd::pt(), Opnd::imm32(0xC0)});
+    }
+    return;
+  }
+  default:
+    unsupported();
+  }
+}
+
+void Lowering::lowerMov(const ptx::Instruction &I) {
+  const ptx::Operand &D = I.operands[0], &S = I.operands[1];
+  Type T = I.type(0);
+  if (T == Type::Pred) {
+    Opnd P = predSrc(S);
+    E(Opcode::PLOP3, {dst(D), P, Opnd::pt(), Opnd::pt(), Opnd::imm32(0xF0)});
+    return;
+  }
+  // Packing and unpacking vectors: mov.b64 %rd, {%r1, %r2}; mov.b32 {%h1, %h2}, %r.
+  if (S.kind == ptx::OperandKind::Vector || D.kind == ptx::OperandKind::Vector) {
+    unsigned N = unsigned(S.kind == ptx::OperandKind::Vector ? S.elems.size() : D.elems.size());
+    unsigned EB = bits(T) / N;
+    if (S.kind == ptx::OperandKind::Vector) {
+      Opnd Dv = dst(D);
+      if (EB == 32 || EB == 64) {
+        for (unsigned K = 0; K < N; ++K) {
+          if (EB == 64) {
+            Opnd Sv = src64(S.elems[K]);
+            mov32(word(Dv, uint8_t(2 * K)), lo(Sv));
+            mov32(word(Dv, uint8_t(2 * K + 1)), hi(Sv));
+          } else {
+            mov32(word(Dv, uint8_t(K)), src32(S.elems[K]));
+          }
+        }
+        return;
+      }
+      if (EB == 16 && N == 2) {
+        Opnd Sel = imm(0x5410);
+        E(Opcode::PRMT, {dst32(D), src32(S.elems[0]), src32(S.elems[1]), Sel});
+        return;
+      }
+      if (EB == 8 && N == 4) {
+        Opnd A = v32(), Bv = v32();
+        E(Opcode::PRMT, {A, src32(S.elems[0]), src32(S.elems[1]), imm(0x0040)});
+        E(Opcode::PRMT, {Bv, src32(S.elems[2]), src32(S.elems[3]), imm(0x0040)});
+        E(Opcode::PRMT, {dst32(D), A, Bv, imm(0x5410)});
+        return;
+      }
+      return unsupported("vector packing");
+    }
+    Opnd Sv = src(S, T);
+    for (unsigned K = 0; K < N; ++K) {
+      const ptx::Operand &De = D.elems[K];
+      if (De.kind == ptx::OperandKind::Sink)
+        continue;
+      if (EB == 32) {
+        mov32(dst(De), word(Sv, uint8_t(K)));
+      } else if (EB == 16 || EB == 8) {
+        Opnd W = bits(T) == 64 ? word(Sv, uint8_t(K * EB / 32)) : Sv;
+        unsigned Sh = (K * EB) % 32;
+        Opnd Dd = dst32(De);
+        if (Sh == 0)
+          mov32(Dd, W);
+        else
+          E(Opcode::SHR_I, {Dd, W, Opnd::imm32(Sh)}), setMod(F.blocks[Cur].insts.back(), "ty", 1);
+      } else {
+        return unsupported("vector unpacking");
+      }
+    }
+    return;
+  }
+  if (S.kind == ptx::OperandKind::Symbol) {
+    if (S.symKind == ptx::SymbolKind::Global) {
+      RegProv[D.reg] = {true, S.index, S.imm};
+    }
+  } else if (S.kind == ptx::OperandKind::Reg && RegProv.count(S.reg)) {
+    RegProv[D.reg] = RegProv[S.reg];
+  }
+  unsigned B = bits(T);
+  if (B == 64) {
+    Opnd Dv = dst(D);
+    Opnd Sv = src64(S);
+    if (Sv.kind == OpndKind::VReg && Sv.sub == kWhole && Sv.reg == Dv.reg)
+      return;
+    mov64(Dv, Sv);
+    return;
+  }
+  if (B == 128)
+    return unsupported("128-bit move");
+  Opnd Dv = dst32(D);
+  if (S.kind == ptx::OperandKind::Imm || S.kind == ptx::OperandKind::FImm) {
+    Opnd V = src32(S, T);
+    if (V.kind == OpndKind::Phys)
+      mov32(Dv, V);
+    else // retarget the MOV32I just emitted
+      F.blocks[Cur].insts.back().ops[0] = Dv;
+    return;
+  }
+  mov32(Dv, src32(S, T));
+}
+
+void Lowering::lowerAddSub(const ptx::Instruction &I, bool Sub) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  if (isFloatT(T))
+    return lowerFloatBinary(I, Opcode::FADD, Opcode::DADD, Sub);
+  if (bits(T) == 64) {
+    if (!Sub && O[1].kind == ptx::OperandKind::Reg && RegProv.count(O[1].reg) &&
+        O[2].kind == ptx::OperandKind::Imm) {
+      Provenance P = RegProv[O[1].reg];
+      P.offset += O[2].imm;
+      RegProv[O[0].reg] = P;
+    }
+    add64(dst(O[0]), src64(O[1]), src64(O[2]), Sub);
+    return;
+  }
+  if (I.has(Mod::Sat)) {
+    // add.sat.s32: compute in 64 bits and clamp.
+    Opnd A = v64(), Bv = v64(), S = v64();
+    Inst &X = E(Opcode::I2I, {A, src32(O[1])});
+    setMod(X, "dst", uint32_t(isa::IntType::S64));
+    setMod(X, "src", uint32_t(isa::IntType::S32));
+    Inst &Y = E(Opcode::I2I, {Bv, src32(O[2])});
+    setMod(Y, "dst", uint32_t(isa::IntType::S64));
+    setMod(Y, "src", uint32_t(isa::IntType::S32));
+    add64(S, A, Bv, Sub);
+    Inst &Z = E(Opcode::I2I, {dst32(O[0]), S});
+    setMod(Z, "dst", uint32_t(isa::IntType::S32));
+    setMod(Z, "src", uint32_t(isa::IntType::S64));
+    setMod(Z, "sat", 1);
+    return;
+  }
+  if (O[2].kind == ptx::OperandKind::Imm) {
+    int64_t V = Sub ? -O[2].imm : O[2].imm;
+    E(Opcode::IADD_I, {dst32(O[0]), src32(O[1]), Opnd::imm32(V)});
+    return;
+  }
+  Inst &X = E(Opcode::IADD, {dst32(O[0]), src32(O[1]), src32(O[2]), Opnd::pt(), Opnd::pt()});
+  setMod(X, "invb", Sub);
+}
+
+void Lowering::lowerFloatBinary(const ptx::Instruction &I, Opcode Op32, Opcode Op64, bool NegB) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  if (T == Type::F64) {
+    Inst &X = E(Op64, {dst(O[0]), src64(O[1]), src64(O[2])});
+    setMod(X, "rnd", uint32_t(rnd(I)));
+    setMod(X, "negb", NegB);
+    return;
+  }
+  if (T == Type::F32) {
+    Inst &X = E(Op32, {dst32(O[0]), src32(O[1], T), src32(O[2], T)});
+    setMod(X, "rnd", uint32_t(rnd(I)));
+    setMod(X, "ftz", I.has(Mod::Ftz));
+    setMod(X, "sat", I.has(Mod::Sat));
+    setMod(X, "negb", NegB);
+    return;
+  }
+  if (T == Type::F16 || T == Type::BF16 || T == Type::F16x2 || T == Type::BF16x2) {
+    bool Pair = T == Type::F16x2 || T == Type::BF16x2;
+    isa::FltType FT = (T == Type::F16 || T == Type::F16x2) ? isa::FltType::F16 : isa::FltType::BF16;
+    Opnd A = src32(O[1]), Bv = src32(O[2]);
+    Opnd Res[2];
+    for (unsigned H = 0; H < (Pair ? 2u : 1u); ++H) {
+      Opnd Ah = A, Bh = Bv;
+      if (H) {
+        Ah = v32();
+        Bh = v32();
+        E(Opcode::SHR_I, {Ah, A, Opnd::imm32(16)});
+        setMod(F.blocks[Cur].insts.back(), "ty", 1);
+        E(Opcode::SHR_I, {Bh, Bv, Opnd::imm32(16)});
+        setMod(F.blocks[Cur].insts.back(), "ty", 1);
+      }
+      Opnd Af = f2f(Ah, isa::FltType::F32, FT), Bf = f2f(Bh, isa::FltType::F32, FT);
+      Opnd R = v32();
+      Inst &X = E(Op32, {R, Af, Bf});
+      setMod(X, "negb", NegB);
+      setMod(X, "sat", I.has(Mod::Sat));
+      Res[H] = f2f(R, FT, isa::FltType::F32, isa::RndF(uint32_t(rnd(I))), I.has(Mod::Ftz));
+    }
+    if (Pair)
+      E(Opcode::PRMT, {dst32(O[0]), Res[0], Res[1], imm(0x5410)});
+    else
+      mov32(dst32(O[0]), Res[0]);
+    return;
+  }
+  unsupported("type");
+}
+
+void Lowering::lowerMul(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  if (isFloatT(T) || T == Type::F16x2 || T == Type::BF16x2)
+    return lowerFloatBinary(I, Opcode::FMUL, Opcode::DMUL, false);
+  bool S = isSignedT(T);
+  auto Ty32 = uint32_t(S ? isa::ITy32::S32 : isa::ITy32::U32);
+  unsigned B = bits(T);
+  if (I.has(Mod::Wide)) {
+    if (B == 32) {
+      Inst &X = E(Opcode::IMULWIDE, {dst(O[0]), src32(O[1]), src32(O[2])});
+      setMod(X, "ty", Ty32);
+      return;
+    }
+    // 16-bit wide: extend, then a 32-bit product.
+    E(Opcode::IMUL, {dst32(O[0]), extend(src32(O[1]), T), extend(src32(O[2]), T)});
+    return;
+  }
+  if (B == 64) {
+    Opnd A = src64(O[1]), Bv = src64(O[2]);
+    Opnd D = dst(O[0]);
+    if (I.has(Mod::Hi)) {
+      // High 64 bits of the 128-bit product from four 32x32 partial products.
+      auto Wide = [&](Opnd X, Opnd Y, Opnd Add) {
+        Opnd R = v64();
+        Inst &W = E(Opcode::IMADWIDE, {R, X, Y, Add});
+        setMod(W, "ty", uint32_t(isa::ITy32::U32));
+        return R;
+      };
+      auto Pair32 = [&](Opnd X) {
+        Opnd R = v64();
+        mov32(lo(R), X);
+        mov32(hi(R), Opnd::rz());
+        return R;
+      };
+      Opnd Z = imm64(0);
+      Opnd T0 = Wide(lo(A), lo(Bv), Z);
+      Opnd U = Wide(lo(A), hi(Bv), Pair32(hi(T0)));
+      Opnd V = Wide(hi(A), lo(Bv), Pair32(lo(U)));
+      Opnd W = Wide(hi(A), hi(Bv), Pair32(hi(U)));
+      Opnd R = v64();
+      add64(R, W, Pair32(hi(V)), false);
+      if (S) {
+        // signed: subtract b when a < 0 and a when b < 0.
+        for (int K = 0; K < 2; ++K) {
+          Opnd X = K ? Bv : A, Y = K ? A : Bv;
+          Opnd Neg = vp();
+          Inst &C = E(Opcode::ISETP_I, {Neg, hi(X), Opnd::imm32(0)});
+          setMod(C, "cmp", uint32_t(isa::ICmp::LT));
+          Opnd Sub = v64();
+          E(Opcode::SEL, {lo(Sub), lo(Y), Opnd::rz(), Neg});
+          E(Opcode::SEL, {hi(Sub), hi(Y), Opnd::rz(), Neg});
+          add64(R, R, Sub, true);
+        }
+      }
+      mov64(D, R);
+      return;
+    }
+    Opnd T0 = v64();
+    Inst &W = E(Opcode::IMULWIDE, {T0, lo(A), lo(Bv)});
+    setMod(W, "ty", uint32_t(isa::ITy32::U32));
+    E(Opcode::IMAD, {hi(T0), lo(A), hi(Bv), hi(T0)});
+    E(Opcode::IMAD, {hi(T0), hi(A), lo(Bv), hi(T0)});
+    mov64(D, T0);
+    return;
+  }
+  if (I.has(Mod::Hi)) {
+    if (B == 32) {
+      Inst &X = E(Opcode::IMULHI, {dst32(O[0]), src32(O[1]), src32(O[2])});
+      setMod(X, "ty", Ty32);
+      return;
+    }
+    Opnd P = v32();
+    E(Opcode::IMUL, {P, extend(src32(O[1]), T), extend(src32(O[2]), T)});
+    Inst &X = E(Opcode::SHR_I, {dst32(O[0]), P, Opnd::imm32(B)});
+    setMod(X, "ty", Ty32);
+    return;
+  }
+  if (O[2].kind == ptx::OperandKind::Imm) {
+    E(Opcode::IMUL_I, {dst32(O[0]), src32(O[1]), Opnd::imm32(O[2].imm)});
+    return;
+  }
+  E(Opcode::IMUL, {dst32(O[0]), src32(O[1]), src32(O[2])});
+}
+
+void Lowering::lowerMad(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  if (T == Type::F64) {
+    Inst &X = E(Opcode::DFMA, {dst(O[0]), src64(O[1]), src64(O[2]), src64(O[3])});
+    setMod(X, "rnd", uint32_t(rnd(I)));
+    return;
+  }
+  if (T == Type::F32) {
+    Inst &X = E(Opcode::FFMA, {dst32(O[0]), src32(O[1], T), src32(O[2], T), src32(O[3], T)});
+    setMod(X, "rnd", uint32_t(rnd(I)));
+    setMod(X, "ftz", I.has(Mod::Ftz));
+    setMod(X, "sat", I.has(Mod::Sat));
+    return;
+  }
+  if (T == Type::F16 || T == Type::BF16 || T == Type::F16x2 || T == Type::BF16x2) {
+    bool Pair = T == Type::F16x2 || T == Type::BF16x2;
+    isa::FltType FT = (T == Type::F16 || T == Type::F16x2) ? isa::FltType::F16 : isa::FltType::BF16;
+    Opnd Src[3] = {src32(O[1]), src32(O[2]), src32(O[3])};
+    Opnd Res[2];
+    for (unsigned H = 0; H < (Pair ? 2u : 1u); ++H) {
+      Opnd Fv[3];
+      for (int K = 0; K < 3; ++K) {
+        Opnd X = Src[K];
+        if (H) {
+          X = v32();
+          E(Opcode::SHR_I, {X, Src[K], Opnd::imm32(16)});
+          setMod(F.blocks[Cur].insts.back(), "ty", 1);
+        }
+        Fv[K] = f2f(X, isa::FltType::F32, FT);
+      }
+      Opnd R = v32();
+      Inst &X = E(Opcode::FFMA, {R, Fv[0], Fv[1], Fv[2]});
+      setMod(X, "sat", I.has(Mod::Sat));
+      Res[H] = f2f(R, FT, isa::FltType::F32, isa::RndF(uint32_t(rnd(I))));
+    }
+    if (Pair)
+      E(Opcode::PRMT, {dst32(O[0]), Res[0], Res[1], imm(0x5410)});
+    else
+      mov32(dst32(O[0]), Res[0]);
+    return;
+  }
+  bool S = isSignedT(T);
+  auto Ty32 = uint32_t(S ? isa::ITy32::S32 : isa::ITy32::U32);
+  unsigned B = bits(T);
+  if (I.has(Mod::Wide) && B == 32) {
+    Inst &X = E(Opcode::IMADWIDE, {dst(O[0]), src32(O[1]), src32(O[2]), src64(O[3])});
+    setMod(X, "ty", Ty32);
+    return;
+  }
+  if (B == 64 && !I.has(Mod::Hi)) {
+    Opnd A = src64(O[1]), Bv = src64(O[2]), C = src64(O[3]);
+    Opnd T0 = v64();
+    Inst &W = E(Opcode::IMADWIDE, {T0, lo(A), lo(Bv), C});
+    setMod(W, "ty", uint32_t(isa::ITy32::U32));
+    E(Opcode::IMAD, {hi(T0), lo(A), hi(Bv), hi(T0)});
+    E(Opcode::IMAD, {hi(T0), hi(A), lo(Bv), hi(T0)});
+    mov64(dst(O[0]), T0);
+    return;
+  }
+  if (B == 32 && I.has(Mod::Hi)) {
+    Inst &X = E(Opcode::IMADHI, {dst32(O[0]), src32(O[1]), src32(O[2]), src32(O[3])});
+    setMod(X, "ty", Ty32);
+    return;
+  }
+  if (B <= 32 && !I.has(Mod::Hi) && !I.has(Mod::Wide)) {
+    E(Opcode::IMAD, {dst32(O[0]), src32(O[1]), src32(O[2]), src32(O[3])});
+    return;
+  }
+  unsupported("mad form");
+}
+
+void Lowering::lowerDivRem(const ptx::Instruction &I, bool Rem) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  if (isFloatT(T)) {
+    if (Rem)
+      return unsupported();
+    if (T == Type::F64) {
+      Inst &X = E(Opcode::DDIV, {dst(O[0]), src64(O[1]), src64(O[2])});
+      setMod(X, "rnd", uint32_t(rnd(I)));
+      return;
+    }
+    if (T == Type::F32) {
+      Inst &X = E(Opcode::FDIV, {dst32(O[0]), src32(O[1], T), src32(O[2], T)});
+      setMod(X, "rnd", uint32_t(rnd(I)));
+      setMod(X, "ftz", I.has(Mod::Ftz));
+      return;
+    }
+    return unsupported("type");
+  }
+  bool S = isSignedT(T);
+  unsigned B = bits(T);
+  Opcode Op = Rem ? Opcode::IREM : Opcode::IDIV;
+  if (B == 64) {
+    Inst &X = E(Op, {dst(O[0]), src64(O[1]), src64(O[2])});
+    setMod(X, "ty", uint32_t(S ? isa::ITy::S64 : isa::ITy::U64));
+    return;
+  }
+  Inst &X = E(Op, {dst32(O[0]), extend(src32(O[1]), T), extend(src32(O[2]), T)});
+  setMod(X, "ty", uint32_t(S ? isa::ITy::S32 : isa::ITy::U32));
+}
+
+void Lowering::lowerAbsNeg(const ptx::Instruction &I, bool Neg) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  auto Lop = [&](Opnd D, Opnd A, uint32_t V, isa::LogicOp Fn) {
+    Inst &X = E(Opcode::LOP_I, {D, A, Opnd::imm32(V)});
+    setMod(X, "fn", uint32_t(Fn));
+  };
+  if (isFloatT(T) || T == Type::F16x2 || T == Type::BF16x2) {
+    uint32_t Mask = bits(T) == 16 ? 0x8000u : 0x80000000u;
+    if (T == Type::F16x2 || T == Type::BF16x2)
+      Mask = 0x80008000u;
+    if (T == Type::F64) {
+      Opnd A = src64(O[1]), D = dst(O[0]), R = v64();
+      mov32(lo(R), lo(A));
+      Lop(hi(R), hi(A), Neg ? Mask : ~Mask, Neg ? isa::LogicOp::XOR : isa::LogicOp::AND);
+      mov64(D, R);
+      return;
+    }
+    Lop(dst32(O[0]), src32(O[1]), Neg ? Mask : ~Mask, Neg ? isa::LogicOp::XOR : isa::LogicOp::AND);
+    return;
+  }
+  if (bits(T) == 64) {
+    Opnd A = src64(O[1]);
+    Opnd N = v64();
+    add64(N, imm64(0), A, true);
+    if (Neg) {
+      mov64(dst(O[0]), N);
+      return;
+    }
+    Opnd P = vp();
+    Inst &C = E(Opcode::ISETP_I, {P, hi(A), Opnd::imm32(0)});
+    setMod(C, "cmp", uint32_t(isa::ICmp::LT));
+    Opnd R = v64();
+    E(Opcode::SEL, {lo(R), lo(N), lo(A), P});
+    E(Opcode::SEL, {hi(R), hi(N), hi(A), P});
+    mov64(dst(O[0]), R);
+    return;
+  }
+  Opnd A = extend(src32(O[1]), T);
+  if (Neg) {
+    Inst &X = E(Opcode::IADD, {dst32(O[0]), Opnd::rz(), A, Opnd::pt(), Opnd::pt()});
+    setMod(X, "invb", 1);
+  } else {
+    E(Opcode::IABS, {dst32(O[0]), A});
+  }
+}
+
+void Lowering::lowerMinMax(const ptx::Instruction &I, bool Max) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  auto Fn = uint32_t(Max ? isa::MinMax::MAX : isa::MinMax::MIN);
+  if (T == Type::F64) {
+    Inst &X = E(Opcode::DMNMX, {dst(O[0]), src64(O[1]), src64(O[2])});
+    setMod(X, "fn", Fn);
+    setMod(X, "nan", I.has(Mod::NaN));
+    return;
+  }
+  if (T == Type::F32) {
+    Inst &X = E(Opcode::FMNMX, {dst32(O[0]), src32(O[1], T), src32(O[2], T)});
+    setMod(X, "fn", Fn);
+    setMod(X, "ftz", I.has(Mod::Ftz));
+    setMod(X, "nan", I.has(Mod::NaN));
+    return;
+  }
+  if (T == Type::F16 || T == Type::BF16) {
+    isa::FltType FT = T == Type::F16 ? isa::FltType::F16 : isa::FltType::BF16;
+    Opnd R = v32();
+    Inst &X = E(Opcode::FMNMX, {R, f2f(src32(O[1]), isa::FltType::F32, FT),
+                                f2f(src32(O[2]), isa::FltType::F32, FT)});
+    setMod(X, "fn", Fn);
+    setMod(X, "nan", I.has(Mod::NaN));
+    mov32(dst32(O[0]), f2f(R, FT, isa::FltType::F32));
+    return;
+  }
+  bool S = isSignedT(T);
+  if (bits(T) == 64) {
+    Opnd A = src64(O[1]), Bv = src64(O[2]);
+    Opnd P = vp();
+    Inst &C = E(Opcode::ISETP, {P, A, Bv, Opnd::pt()});
+    setMod(C, "cmp", uint32_t(Max ? isa::ICmp::GT : isa::ICmp::LT));
+    setMod(C, "ty", uint32_t(S ? isa::ITy::S64 : isa::ITy::U64));
+    Opnd R = v64();
+    E(Opcode::SEL, {lo(R), lo(A), lo(Bv), P});
+    E(Opcode::SEL, {hi(R), hi(A), hi(Bv), P});
+    mov64(dst(O[0]), R);
+    return;
+  }
+  Inst &X = E(Opcode::IMNMX, {dst32(O[0]), extend(src32(O[1]), T), extend(src32(O[2]), T)});
+  setMod(X, "fn", Fn);
+  setMod(X, "ty", uint32_t(S ? isa::ITy32::S32 : isa::ITy32::U32));
+}
+
+void Lowering::lowerUnaryFloat(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  bool Approx = I.has(Mod::Approx);
+  auto Mufu = [&](isa::SfuFn Fn) {
+    if (T != Type::F32)
+      return unsupported("type");
+    Inst &X = E(Opcode::MUFU, {dst32(O[0]), src32(O[1], T)});
+    setMod(X, "fn", uint32_t(Fn));
+    setMod(X, "ftz", I.has(Mod::Ftz));
+  };
+  switch (I.op) {
+  case Op::Rcp:
+    if (T == Type::F64) {
+      if (Approx) {
+        // rcp.approx.ftz.f64: a correctly rounded reciprocal is within its bound.
+      }
+      Inst &X = E(Opcode::DDIV, {dst(O[0]), imm64(0x3ff0000000000000ull), src64(O[1])});
+      setMod(X, "rnd", uint32_t(rnd(I)));
+      return;
+    }
+    if (Approx)
+      return Mufu(isa::SfuFn::RCP);
+    {
+      Inst &X = E(Opcode::FDIV, {dst32(O[0]), imm(0x3f800000), src32(O[1], T)});
+      setMod(X, "rnd", uint32_t(rnd(I)));
+      setMod(X, "ftz", I.has(Mod::Ftz));
+    }
+    return;
+  case Op::Sqrt:
+    if (T == Type::F64) {
+      Inst &X = E(Opcode::DSQRT, {dst(O[0]), src64(O[1])});
+      setMod(X, "rnd", uint32_t(rnd(I)));
+      return;
+    }
+    if (Approx)
+      return Mufu(isa::SfuFn::SQRT);
+    {
+      Inst &X = E(Opcode::FSQRT, {dst32(O[0]), src32(O[1], T)});
+      setMod(X, "rnd", uint32_t(rnd(I)));
+      setMod(X, "ftz", I.has(Mod::Ftz));
+    }
+    return;
+  case Op::Rsqrt:
+    if (T == Type::F64) {
+      Opnd S = v64();
+      E(Opcode::DSQRT, {S, src64(O[1])});
+      E(Opcode::DDIV, {dst(O[0]), imm64(0x3ff0000000000000ull), S});
+      return;
+    }
+    return Mufu(isa::SfuFn::RSQ);
+  case Op::Sin:
+    return Mufu(isa::SfuFn::SIN);
+  case Op::Cos:
+    return Mufu(isa::SfuFn::COS);
+  case Op::Lg2:
+    return Mufu(isa::SfuFn::LG2);
+  case Op::Ex2:
+    return Mufu(isa::SfuFn::EX2);
+  case Op::Tanh:
+    return Mufu(isa::SfuFn::TANH);
+  case Op::Copysign: {
+    // copysign d, a, b: sign of a, magnitude of b. LOP3 with mask c: (a & c) | (b & ~c).
+    if (T == Type::F64) {
+      Opnd A = src64(O[1]), Bv = src64(O[2]), R = v64();
+      mov32(lo(R), lo(Bv));
+      E(Opcode::LOP3, {hi(R), hi(A), hi(Bv), imm(int64_t(0x80000000u)), Opnd::imm32(0xE2)});
+      mov64(dst(O[0]), R);
+      return;
+    }
+    E(Opcode::LOP3,
+      {dst32(O[0]), src32(O[1]), src32(O[2]), imm(int64_t(0x80000000u)), Opnd::imm32(0xE2)});
+    return;
+  }
+  default:
+    unsupported();
+  }
+}
+
+void Lowering::lowerBitOps(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  bool W64 = bits(T) == 64;
+  switch (I.op) {
+  case Op::Popc:
+    if (W64) {
+      Opnd A = src64(O[1]), X = v32(), Y = v32();
+      E(Opcode::POPC, {X, lo(A)});
+      E(Opcode::POPC, {Y, hi(A)});
+      E(Opcode::IADD, {dst32(O[0]), X, Y, Opnd::pt(), Opnd::pt()});
+      return;
+    }
+    E(Opcode::POPC, {dst32(O[0]), src32(O[1])});
+    return;
+  case Op::Clz:
+    if (W64) {
+      Opnd A = src64(O[1]), X = v32(), Y = v32(), P = vp();
+      E(Opcode::CLZ, {X, hi(A)});
+      E(Opcode::CLZ, {Y, lo(A)});
+      E(Opcode::IADD_I, {Y, Y, Opnd::imm32(32)});
+      Inst &C = E(Opcode::ISETP_I, {P, hi(A), Opnd::imm32(0)});
+      setMod(C, "cmp", uint32_t(isa::ICmp::EQ));
+      E(Opcode::SEL, {dst32(O[0]), Y, X, P});
+      return;
+    }
+    E(Opcode::CLZ, {dst32(O[0]), src32(O[1])});
+    return;
+  case Op::Brev:
+    if (W64) {
+      Opnd A = src64(O[1]), R = v64();
+      E(Opcode::BREV, {lo(R), hi(A)});
+      E(Opcode::BREV, {hi(R), lo(A)});
+      mov64(dst(O[0]), R);
+      return;
+    }
+    E(Opcode::BREV, {dst32(O[0]), src32(O[1])});
+    return;
+  case Op::Bfind: {
+    if (W64) {
+      if (isSignedT(T))
+        return unsupported("bfind.s64");
+      Opnd A = src64(O[1]), X = v32(), Y = v32(), P = vp();
+      E(Opcode::BFIND, {X, hi(A)});
+      setMod(F.blocks[Cur].insts.back(), "ty", uint32_t(isa::ITy32::U32));
+      E(Opcode::BFIND, {Y, lo(A)});
+      setMod(F.blocks[Cur].insts.back(), "ty", uint32_t(isa::ITy32::U32));
+      E(Opcode::IADD_I, {X, X, Opnd::imm32(32)});
+      Inst &C = E(Opcode::ISETP_I, {P, hi(A), Opnd::imm32(0)});
+      setMod(C, "cmp", uint32_t(isa::ICmp::NE));
+      Opnd R = v32();
+      E(Opcode::SEL, {R, X, Y, P});
+      if (I.has(Mod::ShiftAmt)) {
+        // 63 - pos, 0xffffffff stays.
+        Opnd N = vp(), S = v32();
+        Inst &C2 = E(Opcode::ISETP_I, {N, R, Opnd::imm32(-1)});
+        setMod(C2, "cmp", uint32_t(isa::ICmp::EQ));
+        Inst &Sb = E(Opcode::IADD, {S, imm(63), R, Opnd::pt(), Opnd::pt()});
+        setMod(Sb, "invb", 1);
+        E(Opcode::SEL, {dst32(O[0]), R, S, N});
+      } else {
+        mov32(dst32(O[0]), R);
+      }
+      return;
+    }
+    Inst &X = E(Opcode::BFIND, {dst32(O[0]), src32(O[1])});
+    setMod(X, "ty", uint32_t(isSignedT(T) ? isa::ITy32::S32 : isa::ITy32::U32));
+    setMod(X, "shiftamt", I.has(Mod::ShiftAmt));
+    return;
+  }
+  case Op::Bfe:
+  case Op::Bfi: {
+    if (W64)
+      return unsupported("64-bit bit field");
+    bool Ins = I.op == Op::Bfi;
+    const ptx::Operand &Pos = O[Ins ? 3 : 2], &Len = O[Ins ? 4 : 3];
+    Opnd Packed;
+    if (Pos.kind == ptx::OperandKind::Imm && Len.kind == ptx::OperandKind::Imm)
+      Packed = imm((Pos.imm & 0xff) | ((Len.imm & 0xff) << 8));
+    else {
+      Packed = v32();
+      E(Opcode::PRMT, {Packed, src32(Pos), src32(Len), imm(0x0040)});
+    }
+    if (Ins) {
+      E(Opcode::BFI, {dst32(O[0]), src32(O[1]), src32(O[2]), Packed});
+      return;
+    }
+    Inst &X = E(Opcode::BFE, {dst32(O[0]), src32(O[1]), Packed});
+    setMod(X, "ty", uint32_t(isSignedT(T) ? isa::ITy32::S32 : isa::ITy32::U32));
+    return;
+  }
+  case Op::Prmt: {
+    isa::PrmtMode Md = isa::PrmtMode::IDX;
+    if (I.has(Mod::F4e))
+      Md = isa::PrmtMode::F4E;
+    if (I.has(Mod::B4e))
+      Md = isa::PrmtMode::B4E;
+    if (I.has(Mod::Rc8))
+      Md = isa::PrmtMode::RC8;
+    if (I.has(Mod::Ecl))
+      Md = isa::PrmtMode::ECL;
+    if (I.has(Mod::Ecr))
+      Md = isa::PrmtMode::ECR;
+    if (I.has(Mod::Rc16))
+      Md = isa::PrmtMode::RC16;
+    Inst &X = E(Opcode::PRMT, {dst32(O[0]), src32(O[1]), src32(O[2]), src32(O[3])});
+    setMod(X, "mode", uint32_t(Md));
+    return;
+  }
+  case Op::Shf: {
+    Inst &X = E(Opcode::SHF, {dst32(O[0]), src32(O[1]), src32(O[2]), src32(O[3])});
+    setMod(X, "dir", uint32_t(I.has(Mod::R) ? isa::ShfDir::R : isa::ShfDir::L));
+    setMod(X, "mode", uint32_t(I.has(Mod::Wrap) ? isa::ShfMode::WRAP : isa::ShfMode::CLAMP));
+    return;
+  }
+  case Op::Lop3: {
+    if (O[4].kind != ptx::OperandKind::Imm)
+      return unsupported("non-constant LUT");
+    E(Opcode::LOP3,
+      {dst32(O[0]), src32(O[1]), src32(O[2]), src32(O[3]), Opnd::imm32(O[4].imm & 0xff)});
+    return;
+  }
+  case Op::Cnot: {
+    Opnd P = vp();
+    Inst &C = E(Opcode::ISETP_I, {P, extend(src32(O[1]), T), Opnd::imm32(0)});
+    setMod(C, "cmp", uint32_t(isa::ICmp::EQ));
+    E(Opcode::SEL, {dst32(O[0]), imm(1), Opnd::rz(), P});
+    return;
+  }
+  default:
+    unsupported();
+  }
+}
+
+void Lowering::lowerLogic(const ptx::Instruction &I, uint8_t Lut, isa::LogicOp LOp) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  bool Not = I.op == Op::Not;
+  if (T == Type::Pred) {
+    Opnd A = predSrc(O[1]);
+    Opnd Bv = Not ? Opnd::pt() : predSrc(O[2]);
+    E(Opcode::PLOP3, {dst(O[0]), A, Bv, Opnd::pt(), Opnd::imm32(Lut)});
+    return;
+  }
+  unsigned Words = bits(T) == 64 ? 2 : 1;
+  if (Words == 2) {
+    Opnd A = src64(O[1]);
+    Opnd R = v64();
+    if (Not) {
+      E(Opcode::LOP3, {lo(R), lo(A), Opnd::rz(), Opnd::rz(), Opnd::imm32(Lut)});
+      E(Opcode::LOP3, {hi(R), hi(A), Opnd::rz(), Opnd::rz(), Opnd::imm32(Lut)});
+    } else if (O[2].kind == ptx::OperandKind::Imm) {
+      uint64_t V = uint64_t(O[2].imm);
+      Inst &X = E(Opcode::LOP_I, {lo(R), lo(A), Opnd::imm32(int64_t(uint32_t(V)))});
+      setMod(X, "fn", uint32_t(LOp));
+      Inst &Y = E(Opcode::LOP_I, {hi(R), hi(A), Opnd::imm32(int64_t(uint32_t(V >> 32)))});
+      setMod(Y, "fn", uint32_t(LOp));
+    } else {
+      Opnd Bv = src64(O[2]);
+      E(Opcode::LOP3, {lo(R), lo(A), lo(Bv), Opnd::rz(), Opnd::imm32(Lut)});
+      E(Opcode::LOP3, {hi(R), hi(A), hi(Bv), Opnd::rz(), Opnd::imm32(Lut)});
+    }
+    mov64(dst(O[0]), R);
+    return;
+  }
+  if (Not) {
+    E(Opcode::LOP3, {dst32(O[0]), src32(O[1]), Opnd::rz(), Opnd::rz(), Opnd::imm32(Lut)});
+    return;
+  }
+  if (O[2].kind == ptx::OperandKind::Imm) {
+    Inst &X = E(Opcode::LOP_I, {dst32(O[0]), src32(O[1]), Opnd::imm32(O[2].imm)});
+    setMod(X, "fn", uint32_t(LOp));
+    return;
+  }
+  E(Opcode::LOP3, {dst32(O[0]), src32(O[1]), src32(O[2]), Opnd::rz(), Opnd::imm32(Lut)});
+}
+
+void Lowering::lowerShift(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  bool Left = I.op == Op::Shl;
+  bool S = isSignedT(T);
+  auto Ty = uint32_t(S ? isa::ITy32::S32 : isa::ITy32::U32);
+  if (bits(T) == 64) {
+    Opnd A = src64(O[1]);
+    Opnd R = v64();
+    if (O[2].kind == ptx::OperandKind::Imm) {
+      uint32_t N = uint32_t(std::min<int64_t>(O[2].imm, 64));
+      if (N == 0) {
+        mov64(R, A);
+      } else if (N < 32) {
+        Inst &X = E(Opcode::SHF, {Left ? hi(R) : lo(R), lo(A), hi(A), imm(N)});
+        setMod(X, "dir", uint32_t(Left ? isa::ShfDir::L : isa::ShfDir::R));
+        if (Left) {
+          E(Opcode::SHL_I, {lo(R), lo(A), Opnd::imm32(N)});
+        } else {
+          Inst &Y = E(Opcode::SHR_I, {hi(R), hi(A), Opnd::imm32(N)});
+          setMod(Y, "ty", Ty);
+        }
+      } else {
+        if (Left) {
+          E(Opcode::SHL_I, {hi(R), lo(A), Opnd::imm32(N - 32)});
+          mov32(lo(R), Opnd::rz());
+        } else {
+          Inst &Y = E(Opcode::SHR_I, {lo(R), hi(A), Opnd::imm32(std::min<uint32_t>(N - 32, 32))});
+          setMod(Y, "ty", Ty);
+          if (S) {
+            Inst &Z = E(Opcode::SHR_I, {hi(R), hi(A), Opnd::imm32(31)});
+            setMod(Z, "ty", Ty);
+          } else {
+            mov32(hi(R), Opnd::rz());
+          }
+        }
+      }
+      mov64(dst(O[0]), R);
+      return;
+    }
+    Opnd N = src32(O[2]);
+    Opnd Nm32 = v32(), Small = vp();
+    E(Opcode::IADD_I, {Nm32, N, Opnd::imm32(-32)});
+    Inst &C = E(Opcode::ISETP_I, {Small, N, Opnd::imm32(32)});
+    setMod(C, "cmp", uint32_t(isa::ICmp::LT));
+    setMod(C, "ty", uint32_t(isa::ITy32::U32));
+    Opnd F1 = v32(), F2 = v32(), Big = v32();
+    Inst &X = E(Opcode::SHF, {F1, lo(A), hi(A), N});
+    setMod(X, "dir", uint32_t(Left ? isa::ShfDir::L : isa::ShfDir::R));
+    if (Left) {
+      E(Opcode::SHL, {F2, lo(A), N});     // low word for n < 32 (0 above)
+      E(Opcode::SHL, {Big, lo(A), Nm32}); // high word for n >= 32
+      E(Opcode::SEL, {hi(R), F1, Big, Small});
+      mov32(lo(R), F2);
+    } else {
+      Inst &Y = E(Opcode::SHR, {F2, hi(A), N}); // high word
+      setMod(Y, "ty", Ty);
+      Inst &Z = E(Opcode::SHR, {Big, hi(A), Nm32}); // low word for n >= 32
+      setMod(Z, "ty", Ty);
+      E(Opcode::SEL, {lo(R), F1, Big, Small});
+      mov32(hi(R), F2);
+    }
+    mov64(dst(O[0]), R);
+    return;
+  }
+  Opnd A = Left ? src32(O[1]) : extend(src32(O[1]), T);
+  if (O[2].kind == ptx::OperandKind::Imm) {
+    Inst &X = E(Left ? Opcode::SHL_I : Opcode::SHR_I,
+                {dst32(O[0]), A, Opnd::imm32(std::min<int64_t>(O[2].imm, 32))});
+    if (!Left)
+      setMod(X, "ty", Ty);
+    return;
+  }
+  Inst &X = E(Left ? Opcode::SHL : Opcode::SHR, {dst32(O[0]), A, src32(O[2])});
+  if (!Left)
+    setMod(X, "ty", Ty);
+}
+
+static std::optional<isa::FCmp> fcmp(const ptx::Instruction &I) {
+  static const std::pair<Mod, isa::FCmp> Tab[] = {
+      {Mod::Eq, isa::FCmp::EQ},   {Mod::Ne, isa::FCmp::NE},   {Mod::Lt, isa::FCmp::LT},
+      {Mod::Le, isa::FCmp::LE},   {Mod::Gt, isa::FCmp::GT},   {Mod::Ge, isa::FCmp::GE},
+      {Mod::Equ, isa::FCmp::EQU}, {Mod::Neu, isa::FCmp::NEU}, {Mod::Ltu, isa::FCmp::LTU},
+      {Mod::Leu, isa::FCmp::LEU}, {Mod::Gtu, isa::FCmp::GTU}, {Mod::Geu, isa::FCmp::GEU},
+      {Mod::Num, isa::FCmp::NUM}, {Mod::Nan, isa::FCmp::NaN}};
+  for (auto [M, C] : Tab)
+    if (I.has(M))
+      return C;
+  return std::nullopt;
+}
+
+static std::optional<std::pair<isa::ICmp, bool>> icmp(const ptx::Instruction &I) {
+  // Returns the comparison and whether it forces unsigned.
+  static const std::tuple<Mod, isa::ICmp, bool> Tab[] = {
+      {Mod::Eq, isa::ICmp::EQ, false}, {Mod::Ne, isa::ICmp::NE, false},
+      {Mod::Lt, isa::ICmp::LT, false}, {Mod::Le, isa::ICmp::LE, false},
+      {Mod::Gt, isa::ICmp::GT, false}, {Mod::Ge, isa::ICmp::GE, false},
+      {Mod::Lo, isa::ICmp::LT, true},  {Mod::Ls, isa::ICmp::LE, true},
+      {Mod::Hi, isa::ICmp::GT, true},  {Mod::Hs, isa::ICmp::GE, true}};
+  for (auto [M, C, U] : Tab)
+    if (I.has(M))
+      return std::make_pair(C, U);
+  return std::nullopt;
+}
+
+void Lowering::lowerSetp(const ptx::Instruction &I, bool SetForm) {
+  const auto &O = I.operands;
+  // setp: d[|q], a, b[, c]; set: d, a, b[, c] with types (dtype, stype).
+  Type T = SetForm ? I.type(1) : I.type(0);
+  const ptx::Operand &Dst = O[0];
+  Opnd P = SetForm ? vp() : Opnd();
+  Opnd Q;
+  if (!SetForm) {
+    if (Dst.kind == ptx::OperandKind::Pair) {
+      P = Dst.elems[0].kind == ptx::OperandKind::Sink ? vp() : dst(Dst.elems[0]);
+      Q = Dst.elems[1].kind == ptx::OperandKind::Sink ? Opnd() : dst(Dst.elems[1]);
+    } else {
+      P = dst(Dst);
+    }
+  }
+  isa::BoolOp Bop = isa::BoolOp::AND;
+  if (I.has(Mod::Or))
+    Bop = isa::BoolOp::OR;
+  if (I.has(Mod::Xor))
+    Bop = isa::BoolOp::XOR;
+  Opnd C = O.size() > 3 ? predSrc(O[3]) : Opnd::pt();
+  Opnd Cmp = (Q.kind != OpndKind::None) ? vp() : P;
+  bool Combine = Q.kind != OpndKind::None;
+  Opnd CIn = Combine ? Opnd::pt() : C;
+  isa::BoolOp BopIn = Combine ? isa::BoolOp::AND : Bop;
+  if (isFloatT(T)) {
+    auto FC = fcmp(I);
+    if (!FC)
+      return unsupported("comparison");
+    if (T == Type::F64) {
+      Inst &X = E(Opcode::DSETP, {Cmp, src64(O[1]), src64(O[2]), CIn});
+      setMod(X, "cmp", uint32_t(*FC));
+      setMod(X, "bop", uint32_t(BopIn));
+    } else {
+      Opnd A = src32(O[1], T), Bv = src32(O[2], T);
+      if (T == Type::F16 || T == Type::BF16) {
+        isa::FltType FT = T == Type::F16 ? isa::FltType::F16 : isa::FltType::BF16;
+        A = f2f(A, isa::FltType::F32, FT);
+        Bv = f2f(Bv, isa::FltType::F32, FT);
+      } else if (T != Type::F32) {
+        return unsupported("type");
+      }
+      Inst &X = E(Opcode::FSETP, {Cmp, A, Bv, CIn});
+      setMod(X, "cmp", uint32_t(*FC));
+      setMod(X, "ftz", I.has(Mod::Ftz));
+      setMod(X, "bop", uint32_t(BopIn));
+    }
+  } else {
+    auto IC = icmp(I);
+    if (!IC)
+      return unsupported("comparison");
+    bool Uns = IC->second || !isSignedT(T);
+    if (bits(T) == 64) {
+      Inst &X = E(Opcode::ISETP, {Cmp, src64(O[1]), src64(O[2]), CIn});
+      setMod(X, "cmp", uint32_t(IC->first));
+      setMod(X, "ty", uint32_t(Uns ? isa::ITy::U64 : isa::ITy::S64));
+      setMod(X, "bop", uint32_t(BopIn));
+    } else {
+      Opnd A = extend(src32(O[1]), T);
+      if (O[2].kind == ptx::OperandKind::Imm && bits(T) == 32 && CIn.kind == OpndKind::PhysPred &&
+          CIn.reg == isa::kTruePred && !CIn.neg) {
+        Inst &X = E(Opcode::ISETP_I, {Cmp, A, Opnd::imm32(O[2].imm)});
+        setMod(X, "cmp", uint32_t(IC->first));
+        setMod(X, "ty", uint32_t(Uns ? isa::ITy32::U32 : isa::ITy32::S32));
+      } else {
+        Inst &X = E(Opcode::ISETP, {Cmp, A, extend(src32(O[2]), T), CIn});
+        setMod(X, "cmp", uint32_t(IC->first));
+        setMod(X, "ty", uint32_t(Uns ? isa::ITy::U32 : isa::ITy::S32));
+        setMod(X, "bop", uint32_t(BopIn));
+      }
+    }
+  }
+  if (Combine) {
+    // p = cmp bop c; q = !cmp bop c.
+    uint8_t L1 = Bop == isa::BoolOp::AND ? 0xC0 : Bop == isa::BoolOp::OR ? 0xFC : 0x3C;
+    Opnd NotCmp = Cmp;
+    NotCmp.neg = true;
+    E(Opcode::PLOP3, {P, Cmp, C, Opnd::pt(), Opnd::imm32(L1)});
+    E(Opcode::PLOP3, {Q, NotCmp, C, Opnd::pt(), Opnd::imm32(L1)});
+  }
+  if (SetForm) {
+    Type DT = I.type(0);
+    int64_t True = DT == Type::F32 ? 0x3f800000 : -1;
+    E(Opcode::SEL, {dst32(O[0]), imm(True), Opnd::rz(), P});
+  }
+}
+
+void Lowering::lowerSelp(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  Opnd P = predSrc(O[3]);
+  if (bits(T) == 64) {
+    Opnd A = src64(O[1]), Bv = src64(O[2]), R = v64();
+    E(Opcode::SEL, {lo(R), lo(A), lo(Bv), P});
+    E(Opcode::SEL, {hi(R), hi(A), hi(Bv), P});
+    mov64(dst(O[0]), R);
+    return;
+  }
+  E(Opcode::SEL, {dst32(O[0]), src32(O[1], T), src32(O[2], T), P});
+}
+
+void Lowering::lowerCvt(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  Type DT = I.type(0), ST = I.type(1);
+  if (DT == Type::F16x2 || DT == Type::BF16x2) {
+    // cvt.rn.f16x2.f32 d, a, b: d = {cvt(a) high, cvt(b) low}.
+    isa::FltType FT = DT == Type::F16x2 ? isa::FltType::F16 : isa::FltType::BF16;
+    Opnd Hi = f2f(src32(O[1]), FT, isa::FltType::F32, isa::RndF(uint32_t(rnd(I))));
+    Opnd Lo = f2f(src32(O[2]), FT, isa::FltType::F32, isa::RndF(uint32_t(rnd(I))));
+    E(Opcode::PRMT, {dst32(O[0]), Lo, Hi, imm(0x5410)});
+    return;
+  }
+  auto DI = intType(DT), SI = intType(ST);
+  auto DF = fltType(DT), SF = fltType(ST);
+  bool DW = bits(DT) == 64, SW = bits(ST) == 64;
+  Opnd D = DW ? dst(O[0]) : dst32(O[0]);
+  Opnd A = SW ? src64(O[1]) : src32(O[1], ST);
+  if (ST == Type::Pred || DT == Type::Pred)
+    return unsupported("predicate conversion");
+  if (DI && SI) {
+    bool Sat = I.has(Mod::Sat);
+    if (!Sat && bits(DT) == bits(ST) && bits(DT) >= 32) {
+      if (DW)
+        mov64(D, A);
+      else
+        mov32(D, A);
+      return;
+    }
+    if (!Sat && bits(DT) == 32 && SW) {
+      mov32(D, lo(A));
+      return;
+    }
+    Inst &X = E(Opcode::I2I, {D, A});
+    setMod(X, "dst", uint32_t(*DI));
+    setMod(X, "src", uint32_t(*SI));
+    setMod(X, "sat", Sat);
+    return;
+  }
+  if (DF && SF) {
+    isa::RndF R = isa::RndF::RN;
+    if (I.has(Mod::Rz))
+      R = isa::RndF::RZ;
+    if (I.has(Mod::Rm))
+      R = isa::RndF::RM;
+    if (I.has(Mod::Rp))
+      R = isa::RndF::RP;
+    if (I.has(Mod::Rni))
+      R = isa::RndF::RNI;
+    if (I.has(Mod::Rzi))
+      R = isa::RndF::RZI;
+    if (I.has(Mod::Rmi))
+      R = isa::RndF::RMI;
+    if (I.has(Mod::Rpi))
+      R = isa::RndF::RPI;
+    Inst &X = E(Opcode::F2F, {D, A});
+    setMod(X, "dst", uint32_t(*DF));
+    setMod(X, "src", uint32_t(*SF));
+    setMod(X, "rnd", uint32_t(R));
+    setMod(X, "ftz", I.has(Mod::Ftz));
+    setMod(X, "sat", I.has(Mod::Sat));
+    return;
+  }
+  if (DI && SF) {
+    isa::RndI R = isa::RndI::RZI;
+    if (I.has(Mod::Rni))
+      R = isa::RndI::RNI;
+    if (I.has(Mod::Rmi))
+      R = isa::RndI::RMI;
+    if (I.has(Mod::Rpi))
+      R = isa::RndI::RPI;
+    Inst &X = E(Opcode::F2I, {D, A});
+    setMod(X, "dst", uint32_t(*DI));
+    setMod(X, "src", uint32_t(*SF));
+    setMod(X, "rnd", uint32_t(R));
+    setMod(X, "ftz", I.has(Mod::Ftz));
+    return;
+  }
+  if (DF && SI) {
+    Inst &X = E(Opcode::I2F, {D, A});
+    setMod(X, "dst", uint32_t(*DF));
+    setMod(X, "src", uint32_t(*SI));
+    setMod(X, "rnd", uint32_t(rnd(I)));
+    return;
+  }
+  unsupported("conversion types");
+}
+
+void Lowering::lowerCvta(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  bool To = I.has(Mod::To);
+  ptx::Space S = I.space();
+  Type T = I.type(0);
+  if (O[1].kind == ptx::OperandKind::Reg && RegProv.count(O[1].reg))
+    RegProv[O[0].reg] = RegProv[O[1].reg];
+  if (O[1].kind == ptx::OperandKind::Symbol && O[1].symKind == ptx::SymbolKind::Global)
+    RegProv[O[0].reg] = {true, O[1].index, O[1].imm};
+  if (bits(T) != 64)
+    return unsupported("32-bit generic addresses");
+  Opnd D = dst(O[0]);
+  if (S == ptx::Space::Global) {
+    mov64(D, src64(O[1]));
+    return;
+  }
+  isa::Space IS = isa::Space::SHARED;
+  switch (S) {
+  case ptx::Space::Shared:
+    IS = isa::Space::SHARED;
+    break;
+  case ptx::Space::Local:
+    IS = isa::Space::LOCAL;
+    break;
+  case ptx::Space::Const:
+    IS = isa::Space::CONST;
+    break;
+  case ptx::Space::Param:
+    IS = isa::Space::PARAM;
+    break;
+  default:
+    return unsupported("space");
+  }
+  if (To) {
+    Opnd R = v32();
+    Inst &X = E(Opcode::CVTA, {R, src64(O[1])});
+    setMod(X, "dir", uint32_t(isa::CvtaDir::FROMGEN));
+    setMod(X, "space", uint32_t(IS));
+    mov32(lo(D), R);
+    mov32(hi(D), Opnd::rz());
+    return;
+  }
+  Opnd R = v64();
+  Inst &X = E(Opcode::CVTA, {R, src32(O[1])});
+  setMod(X, "dir", uint32_t(isa::CvtaDir::TOGEN));
+  setMod(X, "space", uint32_t(IS));
+  mov64(D, R);
+}
+
+void Lowering::lowerLdSt(const ptx::Instruction &I, bool Store) {
+  const auto &O = I.operands;
+  const ptx::Operand &AddrOp = Store ? O[0] : O[1];
+  const ptx::Operand &Val = Store ? O[1] : O[0];
+  Type T = I.type(0);
+  unsigned Vec = I.vecWidth();
+  ptx::Space S = I.space();
+  if (AddrOp.kind != ptx::OperandKind::Address)
+    return unsupported("address operand");
+  int64_t Off = AddrOp.imm;
+  // Resolve the base: a register, a symbol (variable), or an absolute address.
+  Opnd Base;
+  FrameRel FR = FrameRel::None;
+  Opcode Op = Opcode::NOP;
+  bool Need64 = false;
+  const ptx::Operand *BaseOp = AddrOp.elems.empty() ? nullptr : &AddrOp.elems[0];
+  switch (S) {
+  case ptx::Space::Global:
+    Op = Store ? Opcode::STG : Opcode::LDG;
+    Need64 = true;
+    break;
+  case ptx::Space::None:
+    Op = Store ? Opcode::ST : Opcode::LD;
+    Need64 = true;
+    break;
+  case ptx::Space::Shared:
+    Op = Store ? Opcode::STS : Opcode::LDS;
+    break;
+  case ptx::Space::Local:
+    Op = Store ? Opcode::STL : Opcode::LDL;
+    break;
+  case ptx::Space::Const:
+    Op = Store ? Opcode::NOP : Opcode::LDC;
+    break;
+  case ptx::Space::Param:
+    Op = Store ? Opcode::STL : Opcode::LDP;
+    break;
+  default:
+    return unsupported("state space");
+  }
+  if (Op == Opcode::NOP)
+    return unsupported("store to constant space");
+  if (BaseOp && BaseOp->kind == ptx::OperandKind::Symbol) {
+    const ptx::Operand &Sy = *BaseOp;
+    Off += Sy.imm;
+    switch (Sy.symKind) {
+    case ptx::SymbolKind::Param:
+      if (PF.isKernel) {
+        Base = Opnd::rz();
+        Off += ParamOffset.at(Sy.index);
+        Op = Store ? Opcode::NOP : Opcode::LDP;
+        if (Store)
+          return unsupported("store to a kernel parameter");
+      } else {
+        Base = Opnd::phys(kSPReg);
+        Off += ParamOffset.at(Sy.index);
+        FR = FrameRel::Incoming;
+        Op = Store ? Opcode::STL : Opcode::LDL;
+      }
+      break;
+    case ptx::SymbolKind::Return:
+      Base = Opnd::phys(kSPReg);
+      Off += RetOffset.at(Sy.index);
+      FR = FrameRel::Incoming;
+      Op = Store ? Opcode::STL : Opcode::LDL;
+      break;
+    case ptx::SymbolKind::Local: {
+      const ptx::Variable &V = PF.locals[Sy.index];
+      if (V.space == ptx::Space::Param) {
+        // An outgoing call argument or result.
+        Base = Opnd::phys(kSPReg);
+        Off += OutOffset.count(Sy.index) ? OutOffset.at(Sy.index) : 0;
+        Op = Store ? Opcode::STL : Opcode::LDL;
+        if (Store && Val.kind == ptx::OperandKind::Reg && RegProv.count(Val.reg))
+          OutProv[Sy.index] = RegProv[Val.reg];
+      } else if (V.space == ptx::Space::Local) {
+        Base = Opnd::phys(kSPReg);
+        Off += LocalOffset.at(Sy.index);
+        Op = Store ? Opcode::STL : Opcode::LDL;
+      } else if (V.space == ptx::Space::Shared) {
+        Base = Opnd::rz();
+        Off += L.localSharedOffset.at({PIdx, Sy.index});
+        Op = Store ? Opcode::STS : Opcode::LDS;
+      } else {
+        return unsupported("variable space");
+      }
+      break;
+    }
+    case ptx::SymbolKind::Global: {
+      const ptx::Variable &V = M.globals[Sy.index];
+      if (V.space == ptx::Space::Shared) {
+        Base = Opnd::rz();
+        Off += L.sharedOffset.at(Sy.index);
+        Op = Store ? Opcode::STS : Opcode::LDS;
+      } else if (V.space == ptx::Space::Const) {
+        Base = Opnd::rz();
+        Off += L.constOffset.at(Sy.index);
+        Op = Opcode::LDC;
+      } else {
+        ptx::Operand Plain = Sy;
+        Plain.imm = 0;
+        Base = symAddr(Plain, true);
+        Op = Store ? Opcode::STG : Opcode::LDG;
+      }
+      break;
+    }
+    default:
+      return unsupported("address symbol");
+    }
+  } else if (BaseOp && BaseOp->kind == ptx::OperandKind::Reg) {
+    Opnd R = Opnd::vreg(vr(BaseOp->reg));
+    bool Wide = F.regClass(R.reg) == RegClass::R64;
+    if (Need64 && !Wide)
+      Base = src64(*BaseOp);
+    else if (!Need64 && Wide)
+      Base = lo(R);
+    else
+      Base = R;
+  } else {
+    Base = Need64 ? imm64(uint64_t(Off)) : Opnd::rz();
+    if (Need64)
+      Off = 0;
+  }
+  if (Off > INT32_MAX || Off < INT32_MIN)
+    return unsupported("address offset out of range");
+
+  // Element layout: Vec elements of the type; pack into B64/B128 accesses when possible.
+  unsigned EB = std::max(1u, ptx::byteSize(T));
+  unsigned Total = EB * Vec;
+  auto Access = [&](Opnd Reg, int64_t O2, isa::MemSize Sz) {
+    Opnd A = addr(Base, O2, FR);
+    Inst &X = Store ? E(Op, {A, Reg}) : E(Op, {Reg, A});
+    setMod(X, "size", uint32_t(Sz));
+  };
+  auto ElemSrc = [&](const ptx::Operand &El) -> Opnd { return EB == 8 ? src64(El) : src32(El, T); };
+  if (Vec == 1) {
+    if (T == Type::Pred) {
+      if (Store) {
+        Opnd V = v32();
+        E(Opcode::P2R, {V, predSrc(Val)});
+        Access(V, Off, isa::MemSize::U8);
+      } else {
+        Opnd V = v32();
+        Access(V, Off, isa::MemSize::U8);
+        Inst &C = E(Opcode::ISETP_I, {dst(Val), V, Opnd::imm32(0)});
+        setMod(C, "cmp", uint32_t(isa::ICmp::NE));
+      }
+      return;
+    }
+    Opnd R;
+    if (Store) {
+      R = Total == 16 ? Opnd::vreg(vr(Val.reg)) : ElemSrc(Val);
+    } else {
+      R = Total >= 8 ? dst(Val) : dst32(Val);
+      if (Total < 8 && R.kind == OpndKind::VReg && F.regClass(R.reg) == RegClass::R64) {
+        // A narrow load into a 64-bit register: load, then extend.
+        Opnd T32 = v32();
+        Access(T32, Off, memSize(T));
+        Opnd D = Opnd::vreg(R.reg);
+        mov32(lo(D), T32);
+        if (isSignedT(T)) {
+          Inst &X = E(Opcode::SHR_I, {hi(D), T32, Opnd::imm32(31)});
+          setMod(X, "ty", 0);
+        } else {
+          mov32(hi(D), Opnd::rz());
+        }
+        return;
+      }
+    }
+    Access(R, Off, memSize(T));
+    return;
+  }
+  // Vectors.
+  if ((Total == 8 || Total == 16) && EB >= 4) {
+    RegClass C = Total == 8 ? RegClass::R64 : RegClass::R128;
+    Opnd Tmp = Opnd::vreg(nv(C));
+    unsigned WPE = EB / 4; // words per element
+    if (Store) {
+      for (unsigned K = 0; K < Vec; ++K) {
+        Opnd S2 = ElemSrc(Val.elems[K]);
+        for (unsigned W = 0; W < WPE; ++W)
+          mov32(word(Tmp, uint8_t(K * WPE + W)), WPE == 2 ? word(S2, uint8_t(W)) : S2);
+      }
+      Access(Tmp, Off, Total == 8 ? isa::MemSize::B64 : isa::MemSize::B128);
+    } else {
+      Access(Tmp, Off, Total == 8 ? isa::MemSize::B64 : isa::MemSize::B128);
+      for (unsigned K = 0; K < Vec; ++K) {
+        const ptx::Operand &El = Val.elems[K];
+        if (El.kind == ptx::OperandKind::Sink)
+          continue;
+        Opnd D = dst(El);
+        for (unsigned W = 0; W < WPE; ++W)
+          mov32(WPE == 2 ? word(D, uint8_t(W)) : D, word(Tmp, uint8_t(K * WPE + W)));
+      }
+    }
+    return;
+  }
+  // Split into scalar accesses.
+  for (unsigned K = 0; K < Vec; ++K) {
+    const ptx::Operand &El = Val.elems[K];
+    if (!Store && El.kind == ptx::OperandKind::Sink)
+      continue;
+    Opnd R = Store ? ElemSrc(El) : (EB == 8 ? dst(El) : dst32(El));
+    Access(R, Off + int64_t(K * EB), memSize(T));
+  }
+}
+
+void Lowering::lowerAtom(const ptx::Instruction &I, bool Red) {
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  unsigned A0 = Red ? 0 : 1;
+  const ptx::Operand &AddrOp = O[A0];
+  ptx::Space S = I.space();
+  isa::AtomSpace AS = S == ptx::Space::Global   ? isa::AtomSpace::GLOBAL
+                      : S == ptx::Space::Shared ? isa::AtomSpace::SHARED
+                                                : isa::AtomSpace::GENERIC;
+  if (S != ptx::Space::Global && S != ptx::Space::Shared && S != ptx::Space::None)
+    return unsupported("space");
+  bool Wide = bits(T) == 64;
+  isa::AtomType AT;
+  switch (T) {
+  case Type::B32:
+  case Type::U32:
+    AT = isa::AtomType::U32;
+    break;
+  case Type::S32:
+    AT = isa::AtomType::S32;
+    break;
+  case Type::B64:
+  case Type::U64:
+    AT = isa::AtomType::U64;
+    break;
+  case Type::S64:
+    AT = isa::AtomType::S64;
+    break;
+  case Type::F32:
+    AT = isa::AtomType::F32;
+    break;
+  case Type::F64:
+    AT = isa::AtomType::F64;
+    break;
+  default:
+    return unsupported("type");
+  }
+  isa::AtomOp AO;
+  if (I.has(Mod::Add))
+    AO = isa::AtomOp::ADD;
+  else if (I.has(Mod::Min))
+    AO = isa::AtomOp::MIN;
+  else if (I.has(Mod::Max))
+    AO = isa::AtomOp::MAX;
+  else if (I.has(Mod::Inc))
+    AO = isa::AtomOp::INC;
+  else if (I.has(Mod::Dec))
+    AO = isa::AtomOp::DEC;
+  else if (I.has(Mod::And))
+    AO = isa::AtomOp::AND;
+  else if (I.has(Mod::Or))
+    AO = isa::AtomOp::OR;
+  else if (I.has(Mod::Xor))
+    AO = isa::AtomOp::XOR;
+  else if (I.has(Mod::Exch))
+    AO = isa::AtomOp::EXCH;
+  else if (I.has(Mod::Cas))
+    AO = isa::AtomOp::CAS;
+  else
+    return unsupported("operation");
+  // Address: ATOM has no offset.
+  Opnd Addr;
+  int64_t Off = AddrOp.imm;
+  const ptx::Operand *BaseOp = AddrOp.elems.empty() ? nullptr : &AddrOp.elems[0];
+  bool Shared = AS == isa::AtomSpace::SHARED;
+  if (BaseOp && BaseOp->kind == ptx::OperandKind::Symbol) {
+    ptx::Operand Sy = *BaseOp;
+    Sy.imm += Off;
+    Off = 0;
+    Addr = Shared ? src32(Sy) : src64(Sy);
+  } else if (BaseOp && BaseOp->kind == ptx::OperandKind::Reg) {
+    Addr = Shared ? src32(*BaseOp) : src64(*BaseOp);
+  } else {
+    Addr = Shared ? imm(Off) : imm64(uint64_t(Off));
+    Off = 0;
+  }
+  if (Off) {
+    if (Shared) {
+      Opnd A2 = v32();
+      E(Opcode::IADD_I, {A2, Addr, Opnd::imm32(Off)});
+      Addr = A2;
+    } else {
+      Opnd A2 = v64();
+      add64(A2, Addr, imm64(uint64_t(Off)), false);
+      Addr = A2;
+    }
+  }
+  const ptx::Operand &BOp = O[A0 + 1];
+  Opnd Bv = Wide ? src64(BOp) : src32(BOp, T);
+  Opnd Cv = Wide ? imm64(0) : Opnd::rz();
+  if (AO == isa::AtomOp::CAS)
+    Cv = Wide ? src64(O[A0 + 2]) : src32(O[A0 + 2], T);
+  Opnd D;
+  if (Red)
+    D = Wide ? v64() : Opnd::rz();
+  else
+    D = Wide ? dst(O[0]) : dst32(O[0]);
+  if (I.has(Mod::Release) || I.has(Mod::AcqRel)) {
+    Inst &Mb = E(Opcode::MEMBAR);
+    setMod(Mb, "scope", uint32_t(isa::Scope::GPU));
+  }
+  Inst &X = E(Opcode::ATOM, {D, Addr, Bv, Cv});
+  setMod(X, "fn", uint32_t(AO));
+  setMod(X, "ty", uint32_t(AT));
+  setMod(X, "space", uint32_t(AS));
+  if (I.has(Mod::Acquire) || I.has(Mod::AcqRel)) {
+    Inst &Mb = E(Opcode::MEMBAR);
+    setMod(Mb, "scope", uint32_t(isa::Scope::GPU));
+  }
+}
+
+void Lowering::lowerBar(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  isa::BarOp Fn = isa::BarOp::SYNC;
+  bool RedF = I.has(Mod::Red);
+  if (I.has(Mod::Arrive))
+    Fn = isa::BarOp::ARRIVE;
+  if (RedF) {
+    if (I.has(Mod::Popc))
+      Fn = isa::BarOp::RED_POPC;
+    else if (I.has(Mod::And))
+      Fn = isa::BarOp::RED_AND;
+    else
+      Fn = isa::BarOp::RED_OR;
+  }
+  if (I.op == Op::BarrierCluster) {
+    Inst &X = E(Opcode::BAR, {Opnd::rz(), Opnd::rz(), Opnd::rz(), Opnd::pt(), Opnd::imm32(0)});
+    setMod(X, "fn", uint32_t(isa::BarOp::SYNC));
+    return;
+  }
+  unsigned K = RedF ? 1 : 0;
+  Opnd Ra = Opnd::rz(), Id = Opnd::imm32(0), Rb = Opnd::rz(), Pc = Opnd::pt();
+  if (O.size() > K) {
+    if (O[K].kind == ptx::OperandKind::Imm)
+      Id = Opnd::imm32(O[K].imm & 15);
+    else
+      Ra = src32(O[K]);
+  }
+  if (RedF) {
+    // bar.red d, a{, b}, {!}c
+    if (O.size() > K + 2)
+      Rb = src32(O[K + 1]);
+    Pc = predSrc(O.back());
+  } else if (O.size() > K + 1) {
+    Rb = src32(O[K + 1]);
+  }
+  Opnd D = Opnd::rz();
+  bool PredOut = RedF && Fn != isa::BarOp::RED_POPC;
+  if (RedF)
+    D = PredOut ? v32() : dst32(O[0]);
+  Inst &X = E(Opcode::BAR, {D, Ra, Rb, Pc, Id});
+  setMod(X, "fn", uint32_t(Fn));
+  if (PredOut) {
+    Inst &C = E(Opcode::ISETP_I, {dst(O[0]), D, Opnd::imm32(0)});
+    setMod(C, "cmp", uint32_t(isa::ICmp::NE));
+  }
+}
+
+void Lowering::lowerWarp(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  bool Sync = I.has(Mod::Sync);
+  auto WarpSync = [&](const ptx::Operand &Mask) {
+    if (Mask.kind == ptx::OperandKind::Imm)
+      E(Opcode::WARPSYNC, {Opnd::rz(), Opnd::imm32(Mask.imm)});
+    else
+      E(Opcode::WARPSYNC, {src32(Mask), Opnd::imm32(0)});
+  };
+  switch (I.op) {
+  case Op::Activemask: {
+    E(Opcode::S2R, {dst32(O[0]), Opnd::imm32(int64_t(isa::SReg::ACTIVEMASK))});
+    return;
+  }
+  case Op::Vote: {
+    if (Sync && O.size() > 2)
+      WarpSync(O[2]);
+    Opnd Pa = predSrc(O[1]);
+    if (I.has(Mod::Ballot)) {
+      Inst &X = E(Opcode::VOTE, {dst32(O[0]), Opnd::pt(), Pa});
+      setMod(X, "fn", uint32_t(isa::VoteOp::ANY));
+      return;
+    }
+    isa::VoteOp V = I.has(Mod::All)   ? isa::VoteOp::ALL
+                    : I.has(Mod::Any) ? isa::VoteOp::ANY
+                                      : isa::VoteOp::UNI;
+    Inst &X = E(Opcode::VOTE, {Opnd::rz(), dst(O[0]), Pa});
+    setMod(X, "fn", uint32_t(V));
+    return;
+  }
+  case Op::Shfl: {
+    if (Sync && O.size() > 4)
+      WarpSync(O[4]);
+    isa::ShflMode Md = I.has(Mod::Up)     ? isa::ShflMode::UP
+                       : I.has(Mod::Down) ? isa::ShflMode::DOWN
+                       : I.has(Mod::Bfly) ? isa::ShflMode::BFLY
+                                          : isa::ShflMode::IDX;
+    Opnd D, P = Opnd::pt();
+    if (O[0].kind == ptx::OperandKind::Pair) {
+      D = dst32(O[0].elems[0]);
+      if (O[0].elems[1].kind != ptx::OperandKind::Sink)
+        P = dst(O[0].elems[1]);
+    } else {
+      D = dst32(O[0]);
+    }
+    Inst &X = E(Opcode::SHFL, {D, src32(O[1]), src32(O[2]), src32(O[3]), P});
+    setMod(X, "fn", uint32_t(Md));
+    return;
+  }
+  case Op::Match: {
+    WarpSync(O[2]);
+    Type T = I.type(0);
+    Opnd D, P = Opnd::pt();
+    if (O[0].kind == ptx::OperandKind::Pair) {
+      D = dst32(O[0].elems[0]);
+      if (O[0].elems[1].kind != ptx::OperandKind::Sink)
+        P = dst(O[0].elems[1]);
+    } else {
+      D = dst32(O[0]);
+    }
+    Inst &X = E(Opcode::MATCH, {D, bits(T) == 64 ? src64(O[1]) : src32(O[1]), P});
+    setMod(X, "fn", uint32_t(I.has(Mod::All) ? isa::MatchOp::ALL : isa::MatchOp::ANY));
+    setMod(X, "ty", uint32_t(bits(T) == 64 ? isa::Width::B64 : isa::Width::B32));
+    return;
+  }
+  case Op::Redux: {
+    WarpSync(O[2]);
+    Type T = I.type(0);
+    isa::ReduxOp R = isa::ReduxOp::ADD;
+    bool S = isSignedT(T);
+    if (I.has(Mod::Min))
+      R = S ? isa::ReduxOp::MIN : isa::ReduxOp::UMIN;
+    else if (I.has(Mod::Max))
+      R = S ? isa::ReduxOp::MAX : isa::ReduxOp::UMAX;
+    else if (I.has(Mod::And))
+      R = isa::ReduxOp::AND;
+    else if (I.has(Mod::Or))
+      R = isa::ReduxOp::OR;
+    else if (I.has(Mod::Xor))
+      R = isa::ReduxOp::XOR;
+    Inst &X = E(Opcode::REDUX, {dst32(O[0]), src32(O[1])});
+    setMod(X, "fn", uint32_t(R));
+    return;
+  }
+  default:
+    unsupported();
+  }
+}
+
+void Lowering::lowerBrx(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  if (O[1].kind != ptx::OperandKind::Symbol || O[1].symKind != ptx::SymbolKind::BranchTargets)
+    return unsupported("branch target list");
+  const ptx::BranchTargets &BT = PF.branchTargets[O[1].index];
+  Opnd Idx = src32(O[0]);
+  Opnd Tgt = v32();
+  std::vector<uint32_t> Targets;
+  for (uint32_t K = 0; K < BT.labels.size(); ++K) {
+    uint32_t Blk = LabelBlock[BT.labels[K]];
+    Targets.push_back(Blk);
+    if (K == 0) {
+      E(Opcode::LEAPC, {Tgt, Opnd::block(Blk)});
+      continue;
+    }
+    Opnd P = vp();
+    Inst &C = E(Opcode::ISETP_I, {P, Idx, Opnd::imm32(K)});
+    setMod(C, "cmp", uint32_t(isa::ICmp::EQ));
+    Opnd G = P;
+    if (Guard.kind == OpndKind::VReg) {
+      G = vp();
+      E(Opcode::PLOP3, {G, P, Guard, Opnd::pt(), Opnd::imm32(0xC0)});
+    }
+    Opnd Saved = Guard;
+    Guard = G;
+    E(Opcode::LEAPC, {Tgt, Opnd::block(Blk)});
+    Guard = Saved;
+  }
+  E(Opcode::BRX, {Tgt});
+  F.blocks[Cur].jumpTargets = Targets;
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+void Lowering::lowerCall(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  bool HasRets = !O.empty() && O[0].kind == ptx::OperandKind::List;
+  const ptx::Operand &Callee = O[HasRets ? 1 : 0];
+  if (Callee.kind == ptx::OperandKind::Symbol && Callee.symKind == ptx::SymbolKind::Function) {
+    const ptx::Function &CF = M.functions[Callee.index];
+    if (CF.name == "vprintf")
+      return lowerPrintf(I, CF);
+    if (CF.name == "__assertfail")
+      return lowerAssert(I, CF);
+    if (!L.funcIndex.count(Callee.index))
+      return fail(fmt::format("call of '{}', which has no body in this module", CF.name));
+    E(Opcode::CALL, {Opnd::phys(kLinkReg), Opnd::func(L.funcIndex.at(Callee.index))});
+    return;
+  }
+  if (Callee.kind == ptx::OperandKind::Reg) {
+    Opnd T = src32(Callee);
+    E(Opcode::CALLR, {Opnd::phys(kLinkReg), T});
+    return;
+  }
+  unsupported("call target");
+}
+
+std::string Lowering::formatString(const Provenance &P) {
+  if (!P.valid)
+    return {};
+  const ptx::Variable &V = M.globals[P.global];
+  std::string S;
+  for (size_t K = size_t(P.offset); K < V.init.size(); ++K) {
+    char C = char(V.init[K].value);
+    if (!C)
+      break;
+    S += C;
+  }
+  return S;
+}
+
+/// Bytes of the vprintf argument buffer for a format string: every argument at its natural
+/// alignment; integers without l/ll are 4 bytes, everything else (%f %e %g %a doubles, %p %s
+/// pointers, %l/%ll integers) 8.
+static uint32_t printfArgBytes(const std::string &Fmt, unsigned *NArgs) {
+  uint32_t Off = 0;
+  unsigned N = 0;
+  for (size_t K = 0; K < Fmt.size(); ++K) {
+    if (Fmt[K] != '%')
+      continue;
+    if (K + 1 < Fmt.size() && Fmt[K + 1] == '%') {
+      ++K;
+      continue;
+    }
+    size_t J = K + 1;
+    int Longs = 0;
+    while (J < Fmt.size() && std::strchr("-+ #0123456789.*hlLqjzt", Fmt[J])) {
+      if (Fmt[J] == 'l' || Fmt[J] == 'L' || Fmt[J] == 'q' || Fmt[J] == 'j' || Fmt[J] == 'z' ||
+          Fmt[J] == 't')
+        ++Longs;
+      ++J;
+    }
+    if (J >= Fmt.size())
+      break;
+    char C = Fmt[J];
+    uint32_t Sz = 4;
+    if (std::strchr("fFeEgGaAps", C) || Longs)
+      Sz = 8;
+    Off = alignTo(Off, Sz) + Sz;
+    ++N;
+    K = J;
+  }
+  *NArgs = N;
+  return Off;
+}
+
+void Lowering::lowerPrintf(const ptx::Instruction &I, const ptx::Function &Callee) {
+  const auto &O = I.operands;
+  bool HasRets = !O.empty() && O[0].kind == ptx::OperandKind::List;
+  const ptx::Operand *Args = nullptr;
+  for (size_t K = HasRets ? 2 : 1; K < O.size(); ++K)
+    if (O[K].kind == ptx::OperandKind::List)
+      Args = &O[K];
+  if (!Args || Args->elems.size() < 2)
+    return unsupported("vprintf arguments");
+  (void)Callee;
+  uint32_t FmtVar = Args->elems[0].index, ArgVar = Args->elems[1].index;
+  std::string Fmt = formatString(OutProv.count(FmtVar) ? OutProv[FmtVar] : Provenance{});
+  if (Fmt.empty() && !(OutProv.count(FmtVar) && OutProv[FmtVar].valid))
+    return fail("printf needs a constant format string (its argument buffer size comes from it)");
+  unsigned NArgs = 0;
+  uint32_t ArgBytes = alignTo(printfArgBytes(Fmt, &NArgs), 8);
+  uint32_t RecBytes = 16 + ArgBytes;
+  // Record: {u32 size, u32 argBytes, u64 format address, args}; rtbuf: docs/compiler.md.
+  Opnd FmtAddr = v64(), ArgAddr = v64();
+  {
+    Inst &X = E(Opcode::LDL, {FmtAddr, addr(Opnd::phys(kSPReg), OutOffset.at(FmtVar))});
+    setMod(X, "size", uint32_t(isa::MemSize::B64));
+    Inst &Y = E(Opcode::LDL, {ArgAddr, addr(Opnd::phys(kSPReg), OutOffset.at(ArgVar))});
+    setMod(Y, "size", uint32_t(isa::MemSize::B64));
+  }
+  Opnd Rt = v64();
+  E(Opcode::S2R, {Rt, Opnd::imm32(int64_t(isa::SReg::RTBUF))});
+  Opnd FifoBase = v64(), FifoSize = v32();
+  Inst &L1 = E(Opcode::LDG, {FifoBase, addr(Rt, 0)});
+  setMod(L1, "size", uint32_t(isa::MemSize::B64));
+  Inst &L2 = E(Opcode::LDG, {FifoSize, addr(Rt, 8)});
+  setMod(L2, "size", uint32_t(isa::MemSize::B32));
+  Opnd WOff = v64(), Old = v32();
+  add64(WOff, Rt, imm64(12), false);
+  Inst &A = E(Opcode::ATOM, {Old, WOff, imm(RecBytes), Opnd::rz()});
+  setMod(A, "fn", uint32_t(isa::AtomOp::ADD));
+  setMod(A, "ty", uint32_t(isa::AtomType::U32));
+  setMod(A, "space", uint32_t(isa::AtomSpace::GLOBAL));
+  Opnd End = v32(), Fits = vp();
+  E(Opcode::IADD_I, {End, Old, Opnd::imm32(RecBytes)});
+  Inst &C = E(Opcode::ISETP, {Fits, End, FifoSize, Opnd::pt()});
+  setMod(C, "cmp", uint32_t(isa::ICmp::LE));
+  setMod(C, "ty", uint32_t(isa::ITy::U32));
+  Opnd G = Fits;
+  if (Guard.kind == OpndKind::VReg) {
+    G = vp();
+    E(Opcode::PLOP3, {G, Fits, Guard, Opnd::pt(), Opnd::imm32(0xC0)});
+  }
+  Opnd Saved = Guard;
+  Guard = G;
+  Opnd Rec = v64(), OldW = v64();
+  mov32(lo(OldW), Old);
+  mov32(hi(OldW), Opnd::rz());
+  add64(Rec, FifoBase, OldW, false);
+  Opnd Hd = Opnd::vreg(nv(RegClass::R128));
+  E(Opcode::MOV32I, {word(Hd, 0), Opnd::imm32(RecBytes)});
+  E(Opcode::MOV32I, {word(Hd, 1), Opnd::imm32(ArgBytes)});
+  mov32(word(Hd, 2), lo(FmtAddr));
+  mov32(word(Hd, 3), hi(FmtAddr));
+  Inst &S1 = E(Opcode::STG, {addr(Rec, 0), Hd});
+  setMod(S1, "size", uint32_t(isa::MemSize::B128));
+  for (uint32_t K = 0; K < ArgBytes; K += 8) {
+    Opnd W = v64();
+    Inst &Ld = E(Opcode::LD, {W, addr(ArgAddr, K)});
+    setMod(Ld, "size", uint32_t(isa::MemSize::B64));
+    Inst &St = E(Opcode::STG, {addr(Rec, 16 + K), W});
+    setMod(St, "size", uint32_t(isa::MemSize::B64));
+  }
+  Guard = Saved;
+  // The result (arguments printed) goes where the caller reads it.
+  if (HasRets && !O[0].elems.empty() && OutOffset.count(O[0].elems[0].index)) {
+    Opnd N = imm(NArgs);
+    Inst &St = E(Opcode::STL, {addr(Opnd::phys(kSPReg), OutOffset.at(O[0].elems[0].index)), N});
+    setMod(St, "size", uint32_t(isa::MemSize::B32));
+  }
+}
+
+void Lowering::lowerAssert(const ptx::Instruction &I, const ptx::Function &Callee) {
+  const auto &O = I.operands;
+  bool HasRets = !O.empty() && O[0].kind == ptx::OperandKind::List;
+  const ptx::Operand *Args = nullptr;
+  for (size_t K = HasRets ? 2 : 1; K < O.size(); ++K)
+    if (O[K].kind == ptx::OperandKind::List)
+      Args = &O[K];
+  if (!Args || Args->elems.size() < 4)
+    return unsupported("__assertfail arguments");
+  (void)Callee;
+  auto Arg = [&](unsigned K, bool Wide) {
+    Opnd R = Wide ? v64() : v32();
+    Inst &X = E(Opcode::LDL, {R, addr(Opnd::phys(kSPReg), OutOffset.at(Args->elems[K].index))});
+    setMod(X, "size", uint32_t(Wide ? isa::MemSize::B64 : isa::MemSize::B32));
+    return R;
+  };
+  Opnd Msg = Arg(0, true), File = Arg(1, true), Line = Arg(2, false), Func = Arg(3, true);
+  Opnd Rt = v64(), Flag = v64(), Old = v32();
+  E(Opcode::S2R, {Rt, Opnd::imm32(int64_t(isa::SReg::RTBUF))});
+  add64(Flag, Rt, imm64(16), false);
+  Inst &A = E(Opcode::ATOM, {Old, Flag, Opnd::rz(), imm(1)});
+  setMod(A, "fn", uint32_t(isa::AtomOp::CAS));
+  setMod(A, "space", uint32_t(isa::AtomSpace::GLOBAL));
+  Opnd First = vp();
+  Inst &C = E(Opcode::ISETP_I, {First, Old, Opnd::imm32(0)});
+  setMod(C, "cmp", uint32_t(isa::ICmp::EQ));
+  Opnd G = First;
+  if (Guard.kind == OpndKind::VReg) {
+    G = vp();
+    E(Opcode::PLOP3, {G, First, Guard, Opnd::pt(), Opnd::imm32(0xC0)});
+  }
+  Opnd Saved = Guard;
+  Guard = G;
+  // Assert record at rtbuf+16: {u32 flag, u32 line, u64 message, u64 file, u64 function}.
+  auto St = [&](int64_t Off, Opnd V, isa::MemSize Sz) {
+    Inst &X = E(Opcode::STG, {addr(Rt, Off), V});
+    setMod(X, "size", uint32_t(Sz));
+  };
+  St(20, Line, isa::MemSize::B32);
+  St(24, Msg, isa::MemSize::B64);
+  St(32, File, isa::MemSize::B64);
+  St(40, Func, isa::MemSize::B64);
+  Guard = Saved;
+  E(Opcode::TRAP, {Opnd::imm32(1)});
+}
+
+} // namespace
+
+Status<> lowerFunction(const ptx::Module &M, uint32_t PtxIndex, const ModuleLayout &L,
+                       const CodegenOptions &Opts, Function &Out) {
+  Lowering Lw(M, PtxIndex, L, Opts, Out);
+  return Lw.run();
+}
+
+} // namespace wf::codegen

@@ -1,0 +1,38 @@
+//===- LowerImpl.h - Shared state of PTX -> WIR lowering ---------*- C++ -*-===//
+//
+// Part of Warpforge. Private to wf_codegen.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "warpforge/codegen/Codegen.h"
+#include "warpforge/codegen/WIR.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wf::codegen {
+
+/// Module-wide facts the lowering of every function needs.
+struct ModuleLayout {
+  std::map<uint32_t, uint32_t> sharedOffset; ///< PTX global index -> shared offset
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> localSharedOffset; ///< (func, local) -> offset
+  uint32_t sharedStatic = 0;                 ///< static shared bytes (16-aligned)
+  std::map<uint32_t, uint32_t> constOffset;  ///< PTX global index -> const segment offset
+  std::map<uint32_t, uint32_t> globalOffset; ///< PTX global index -> global segment offset
+  std::map<uint32_t, uint32_t> symbolIndex;  ///< PTX global index -> wfx symbol index
+  std::map<uint32_t, uint32_t> funcIndex;    ///< PTX function index -> WIR function index
+};
+
+/// Offsets of parameters in a parameter list laid out CUDA-style (natural alignment).
+std::vector<uint32_t> layoutParams(const std::vector<ptx::Param> &Ps, uint32_t Base, uint32_t *End);
+
+Status<> lowerFunction(const ptx::Module &M, uint32_t PtxIndex, const ModuleLayout &L,
+                       const CodegenOptions &Opts, Function &Out);
+
+/// Modifier helpers: set the modifier called Name of I (table lookup by name).
+void setMod(Inst &I, const char *Name, uint32_t Value);
+uint32_t getMod(const Inst &I, const char *Name);
+
+} // namespace wf::codegen

@@ -1,0 +1,487 @@
+//===- RegAlloc.cpp - Linear-scan register allocation, frames, calls ------===//
+//
+// Part of Warpforge. Live intervals (the hull of each virtual register's
+// live positions over the linear block order) are allocated by linear scan:
+// general registers R1..R{max-1} (R0 is the stack pointer) with pair and quad
+// alignment, predicates P0..P14, convergence barriers B0..B15. A register
+// that does not fit is spilled to a 4/8/16-byte slot of the frame's spill
+// area: each use reloads it into a fresh short-lived register (LDL) and each
+// definition stores it back (STL); then allocation starts again. After
+// allocation, registers live across a call are saved around it (all registers
+// are caller-saved), and the prologue and epilogue are added.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpforge/codegen/Passes.h"
+
+#include "LowerImpl.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace wf::codegen {
+
+using isa::Opcode;
+
+namespace {
+
+struct Interval {
+  uint32_t reg;
+  uint32_t start = ~0u, end = 0;
+};
+
+uint32_t align(uint32_t V, uint32_t A) { return (V + A - 1) / A * A; }
+
+Inst mkInst(Opcode Op) {
+  Inst I;
+  I.op = Op;
+  return I;
+}
+
+Inst memInst(Opcode Op, Opnd Reg, uint32_t Base, int64_t Off, isa::MemSize Sz) {
+  Inst I = mkInst(Op);
+  Opnd A = Opnd::phys(Base);
+  A.imm = Off;
+  if (Op == Opcode::STL || Op == Opcode::STG) {
+    I.ops[0] = A;
+    I.ops[1] = Reg;
+  } else {
+    I.ops[0] = Reg;
+    I.ops[1] = A;
+  }
+  setMod(I, "size", uint32_t(Sz));
+  return I;
+}
+
+isa::MemSize sizeFor(RegClass C) {
+  return C == RegClass::R64    ? isa::MemSize::B64
+         : C == RegClass::R128 ? isa::MemSize::B128
+                               : isa::MemSize::B32;
+}
+
+} // namespace
+
+Status<> allocateRegisters(Function &F, uint32_t MaxRegs) {
+  MaxRegs = std::min<uint32_t>(MaxRegs, isa::kNumRegs);
+  std::vector<bool> IsTemp(F.vregs.size(), false);
+  std::map<uint32_t, uint32_t> SpillSlot; // vreg -> frame offset (in the spill area)
+  uint32_t SpillBytes = 0;
+  std::vector<uint32_t> Assign;
+
+  for (int Round = 0;; ++Round) {
+    if (Round > 12)
+      return Error(fmt::format("{}: register allocation did not converge", F.name));
+    computeCFG(F);
+    Liveness L = computeLiveness(F);
+    std::vector<bool> Multi = multiDefs(F);
+    size_t NV = F.vregs.size();
+    IsTemp.resize(NV, false);
+    std::vector<Interval> Iv(NV);
+    for (uint32_t V = 0; V < NV; ++V)
+      Iv[V].reg = V;
+    uint32_t Pos = 0;
+    std::vector<uint32_t> U, D;
+    auto Touch = [&](uint32_t V, uint32_t P) {
+      Iv[V].start = std::min(Iv[V].start, P);
+      Iv[V].end = std::max(Iv[V].end, P);
+    };
+    for (uint32_t B = 0; B < F.blocks.size(); ++B) {
+      uint32_t BStart = Pos;
+      for (uint32_t V = 0; V < NV; ++V)
+        if (L.liveIn[B][V])
+          Touch(V, BStart);
+      for (const Inst &I : F.blocks[B].insts) {
+        Pos += 2;
+        instUses(I, U, &Multi);
+        for (uint32_t V : U)
+          Touch(V, Pos - 1);
+        bool Partial;
+        instDefs(I, D, Partial);
+        for (uint32_t V : D)
+          Touch(V, Pos);
+      }
+      Pos += 2;
+      for (uint32_t V = 0; V < NV; ++V)
+        if (L.liveOut[B][V])
+          Touch(V, Pos);
+    }
+    std::vector<uint32_t> Order;
+    for (uint32_t V = 0; V < NV; ++V)
+      if (Iv[V].start != ~0u)
+        Order.push_back(V);
+    std::sort(Order.begin(), Order.end(), [&](uint32_t A, uint32_t B) {
+      return Iv[A].start != Iv[B].start ? Iv[A].start < Iv[B].start : A < B;
+    });
+    Assign.assign(NV, ~0u);
+    std::vector<uint32_t> GprOwner(MaxRegs, ~0u), PredOwner(isa::kNumPreds, ~0u),
+        BarOwner(isa::kNumBarrierRegs, ~0u);
+    std::vector<uint32_t> Active;
+    std::set<uint32_t> ToSpill;
+    for (uint32_t V : Order) {
+      // Expire.
+      for (size_t K = 0; K < Active.size();) {
+        uint32_t A = Active[K];
+        if (Iv[A].end < Iv[V].start) {
+          RegClass C = F.regClass(A);
+          uint32_t R = Assign[A];
+          if (C == RegClass::Pred)
+            PredOwner[R] = ~0u;
+          else if (C == RegClass::Barrier)
+            BarOwner[R] = ~0u;
+          else
+            for (unsigned W = 0; W < classWords(C); ++W)
+              GprOwner[R + W] = ~0u;
+          Active.erase(Active.begin() + long(K));
+        } else {
+          ++K;
+        }
+      }
+      RegClass C = F.regClass(V);
+      if (C == RegClass::Pred || C == RegClass::Barrier) {
+        auto &Own = C == RegClass::Pred ? PredOwner : BarOwner;
+        uint32_t R = 0;
+        while (R < Own.size() && Own[R] != ~0u)
+          ++R;
+        if (R == Own.size())
+          return Error(fmt::format("{}: more than {} {} live at once (spilling them is not "
+                                   "implemented)",
+                                   F.name, Own.size(),
+                                   C == RegClass::Pred ? "predicates" : "convergence barriers"));
+        Own[R] = V;
+        Assign[V] = R;
+        Active.push_back(V);
+        continue;
+      }
+      unsigned W = classWords(C);
+      uint32_t Found = ~0u;
+      for (uint32_t R = align(kFirstAllocReg, W); R + W <= MaxRegs; R += W) {
+        if (R == kSPReg)
+          continue;
+        bool Free = true;
+        for (unsigned K = 0; K < W; ++K)
+          if (GprOwner[R + K] != ~0u)
+            Free = false;
+        if (Free) {
+          Found = R;
+          break;
+        }
+      }
+      if (Found == ~0u) {
+        // Spill the active non-temporary interval ending last whose slot can take V, or V.
+        uint32_t Victim = ~0u;
+        for (uint32_t A : Active) {
+          RegClass AC = F.regClass(A);
+          if (AC == RegClass::Pred || AC == RegClass::Barrier || IsTemp[A])
+            continue;
+          if (classWords(AC) < W || Assign[A] % W)
+            continue;
+          if (Victim == ~0u || Iv[A].end > Iv[Victim].end)
+            Victim = A;
+        }
+        if (Victim != ~0u && (Iv[Victim].end > Iv[V].end || IsTemp[V])) {
+          ToSpill.insert(Victim);
+          uint32_t R = Assign[Victim];
+          for (unsigned K = 0; K < classWords(F.regClass(Victim)); ++K)
+            GprOwner[R + K] = ~0u;
+          Active.erase(std::find(Active.begin(), Active.end(), Victim));
+          Found = R;
+        } else if (!IsTemp[V]) {
+          ToSpill.insert(V);
+          continue;
+        } else {
+          return Error(
+              fmt::format("{}: cannot allocate registers within a budget of {}", F.name, MaxRegs));
+        }
+      }
+      for (unsigned K = 0; K < W; ++K)
+        GprOwner[Found + K] = V;
+      Assign[V] = Found;
+      Active.push_back(V);
+    }
+    if (ToSpill.empty())
+      break;
+    // Rewrite spilled registers: a reload before each use, a store after each definition.
+    for (uint32_t V : ToSpill) {
+      unsigned W = classWords(F.regClass(V));
+      SpillBytes = align(SpillBytes, 4 * W);
+      SpillSlot[V] = SpillBytes;
+      SpillBytes += 4 * W;
+    }
+    for (Block &B : F.blocks) {
+      std::vector<Inst> Out;
+      for (Inst I : B.insts) {
+        std::map<uint32_t, uint32_t> Tmp;
+        std::vector<Inst> After;
+        auto TempFor = [&](uint32_t V) {
+          auto It = Tmp.find(V);
+          if (It != Tmp.end())
+            return It->second;
+          uint32_t T = F.newVReg(F.regClass(V));
+          IsTemp.resize(F.vregs.size(), false);
+          IsTemp[T] = true;
+          Tmp[V] = T;
+          return T;
+        };
+        std::vector<uint32_t> Uses;
+        instUses(I, Uses);
+        for (uint32_t V : Uses)
+          if (ToSpill.count(V)) {
+            uint32_t T = TempFor(V);
+            Out.push_back(memInst(Opcode::LDL, Opnd::vreg(T), kSPReg, -1 - int64_t(SpillSlot[V]),
+                                  sizeFor(F.regClass(V))));
+          }
+        if (I.guard.kind == OpndKind::VReg && ToSpill.count(I.guard.reg))
+          I.guard.reg = TempFor(I.guard.reg);
+        for (unsigned K = 0; K < I.numOps(); ++K) {
+          Opnd &O = I.ops[K];
+          if (O.kind != OpndKind::VReg || !ToSpill.count(O.reg))
+            continue;
+          uint32_t V = O.reg;
+          O.reg = TempFor(V);
+          if (isDefOperand(I, K))
+            After.push_back(memInst(Opcode::STL, Opnd::vreg(O.reg), kSPReg,
+                                    -1 - int64_t(SpillSlot[V]), sizeFor(F.regClass(V))));
+        }
+        // Deduplicate the stores (one per spilled register).
+        Out.push_back(I);
+        std::set<uint32_t> Stored;
+        for (Inst &S : After)
+          if (Stored.insert(S.ops[1].reg).second)
+            Out.push_back(S);
+      }
+      B.insts = std::move(Out);
+    }
+  }
+
+  // Registers live across calls (computed on virtual registers, before the rewrite).
+  computeCFG(F);
+  Liveness L = computeLiveness(F);
+  std::map<std::pair<uint32_t, size_t>, std::vector<uint32_t>> LiveAcross;
+  {
+    std::vector<uint32_t> U, D;
+    for (uint32_t B = 0; B < F.blocks.size(); ++B) {
+      std::vector<bool> Live = L.liveOut[B];
+      auto &Insts = F.blocks[B].insts;
+      for (size_t K = Insts.size(); K-- > 0;) {
+        const Inst &I = Insts[K];
+        if (I.op == Opcode::CALL || I.op == Opcode::CALLR) {
+          std::vector<uint32_t> Vs;
+          for (uint32_t V = 0; V < Live.size(); ++V)
+            if (Live[V])
+              Vs.push_back(V);
+          LiveAcross[{B, K}] = Vs;
+        }
+        bool Partial;
+        instDefs(I, D, Partial);
+        if (!Partial)
+          for (uint32_t V : D)
+            Live[V] = false;
+        instUses(I, U);
+        for (uint32_t V : U)
+          Live[V] = true;
+      }
+    }
+  }
+
+  // Rewrite to physical registers.
+  uint32_t MaxGpr = 0, MaxBar = 0;
+  bool UsesSP = F.hasCalls;
+  auto Phys = [&](Opnd &O) {
+    if (O.kind == OpndKind::Phys && O.reg != isa::kZeroReg) {
+      MaxGpr = std::max(MaxGpr, O.reg + 1);
+      if (O.reg == kSPReg)
+        UsesSP = true;
+    }
+    if (O.kind != OpndKind::VReg)
+      return;
+    RegClass C = F.regClass(O.reg);
+    uint32_t R = Assign[O.reg];
+    if (R == ~0u)
+      R = 0; // never live: any register will do
+    if (C == RegClass::Pred) {
+      O.kind = OpndKind::PhysPred;
+      O.reg = R == ~0u ? 0 : R;
+      return;
+    }
+    if (C == RegClass::Barrier) {
+      O.kind = OpndKind::PhysBar;
+      O.reg = R;
+      MaxBar = std::max(MaxBar, R + 1);
+      return;
+    }
+    if (Assign[O.reg] == ~0u)
+      R = kFirstAllocReg + 3; // dead definition: a harmless aligned register
+    R = align(R, O.sub == kWhole ? classWords(C) : 1);
+    uint32_t P = R + (O.sub == kWhole ? 0 : O.sub);
+    O.kind = OpndKind::Phys;
+    O.reg = P;
+    O.sub = kWhole;
+  };
+  // Dead definitions got no register: give them a scratch one that is aligned for any class.
+  for (uint32_t V = 0; V < F.vregs.size(); ++V)
+    if (Assign[V] == ~0u) {
+      RegClass C = F.regClass(V);
+      Assign[V] = (C == RegClass::Pred || C == RegClass::Barrier) ? 0 : 4;
+    }
+  for (Block &B : F.blocks)
+    for (Inst &I : B.insts) {
+      Phys(I.guard);
+      for (unsigned K = 0; K < I.numOps(); ++K) {
+        Opnd &O = I.ops[K];
+        bool WasWhole = O.kind == OpndKind::VReg && O.sub == kWhole;
+        uint32_t Words = WasWhole ? classWords(F.regClass(O.reg)) : 1;
+        Phys(O);
+        if (O.kind == OpndKind::Phys && O.reg != isa::kZeroReg)
+          MaxGpr = std::max(MaxGpr, O.reg + Words);
+      }
+    }
+  F.allocated = true;
+
+  // Frame layout.
+  FrameInfo &Fr = F.frame;
+  Fr.spillBase = align(Fr.localsBase + Fr.localsSize, 16);
+  Fr.spillSize = align(SpillBytes, 16);
+  Fr.saveBase = Fr.spillBase + Fr.spillSize;
+  Fr.saveSize = LiveAcross.empty() ? 0 : align(4 * (MaxGpr + isa::kNumPreds), 16);
+  Fr.linkSlot = Fr.saveBase + Fr.saveSize;
+  uint32_t LinkBytes = F.isKernel ? 0 : 4 + 4 * MaxBar;
+  Fr.size = align(Fr.linkSlot + LinkBytes, 16);
+  if (Fr.size || SpillBytes || !F.isKernel)
+    UsesSP = true;
+
+  // Resolve spill slots (marked with negative offsets) and frame-relative offsets.
+  for (Block &B : F.blocks)
+    for (Inst &I : B.insts)
+      for (unsigned K = 0; K < I.numOps(); ++K) {
+        const auto Kd = I.info().operands[K].kind;
+        if (Kd != isa::OperandKind::ADDR && Kd != isa::OperandKind::ADDR64)
+          continue;
+        Opnd &O = I.ops[K];
+        if (O.kind == OpndKind::Phys && O.reg == kSPReg && O.imm < 0 &&
+            (I.op == Opcode::LDL || I.op == Opcode::STL) && O.frame == FrameRel::None)
+          O.imm = int64_t(Fr.spillBase) + (-1 - O.imm);
+        if (O.frame == FrameRel::Incoming) {
+          O.imm += Fr.size;
+          O.frame = FrameRel::None;
+        }
+      }
+
+  // Caller-saved registers around calls: GPRs first, then predicates through R2 (the link
+  // register, clobbered by the call anyway); restored in the opposite order.
+  for (auto It = LiveAcross.rbegin(); It != LiveAcross.rend(); ++It) {
+    auto [B, K] = It->first;
+    std::set<uint32_t> Gprs, Preds;
+    for (uint32_t V : It->second) {
+      RegClass C = F.regClass(V);
+      if (C == RegClass::Pred)
+        Preds.insert(Assign[V]);
+      else if (C == RegClass::Barrier)
+        continue; // callees preserve the barriers they use
+      else
+        for (unsigned W = 0; W < classWords(C); ++W)
+          Gprs.insert(Assign[V] + W);
+    }
+    std::vector<Inst> Before, After;
+    for (uint32_t R : Gprs)
+      Before.push_back(
+          memInst(Opcode::STL, Opnd::phys(R), kSPReg, Fr.saveBase + 4 * R, isa::MemSize::B32));
+    for (uint32_t P : Preds) {
+      Inst P2R = mkInst(Opcode::P2R);
+      P2R.ops[0] = Opnd::phys(kLinkReg);
+      P2R.ops[1] = Opnd::pt();
+      P2R.ops[1].reg = P;
+      Before.push_back(P2R);
+      Before.push_back(memInst(Opcode::STL, Opnd::phys(kLinkReg), kSPReg,
+                               Fr.saveBase + 4 * (MaxGpr + P), isa::MemSize::B32));
+      After.push_back(memInst(Opcode::LDL, Opnd::phys(kLinkReg), kSPReg,
+                              Fr.saveBase + 4 * (MaxGpr + P), isa::MemSize::B32));
+      Inst Set = mkInst(Opcode::ISETP_I);
+      Set.ops[0] = Opnd::pt();
+      Set.ops[0].reg = P;
+      Set.ops[1] = Opnd::phys(kLinkReg);
+      Set.ops[2] = Opnd::imm32(0);
+      setMod(Set, "cmp", uint32_t(isa::ICmp::NE));
+      After.push_back(Set);
+    }
+    for (uint32_t R : Gprs)
+      After.push_back(
+          memInst(Opcode::LDL, Opnd::phys(R), kSPReg, Fr.saveBase + 4 * R, isa::MemSize::B32));
+    auto &Insts = F.blocks[B].insts;
+    InstLoc Lc = Insts[K].loc;
+    for (Inst &X : Before)
+      X.loc = Lc;
+    for (Inst &X : After)
+      X.loc = Lc;
+    Insts.insert(Insts.begin() + long(K) + 1, After.begin(), After.end());
+    Insts.insert(Insts.begin() + long(K), Before.begin(), Before.end());
+  }
+
+  // Prologue and epilogue.
+  std::vector<Inst> Pro, Epi;
+  if (F.isKernel) {
+    if (UsesSP) {
+      Inst S = mkInst(Opcode::S2R);
+      S.ops[0] = Opnd::phys(kSPReg);
+      S.ops[1] = Opnd::imm32(int64_t(isa::SReg::LOCALSIZE));
+      Pro.push_back(S);
+      if (Fr.size) {
+        Inst A = mkInst(Opcode::IADD_I);
+        A.ops[0] = A.ops[1] = Opnd::phys(kSPReg);
+        A.ops[2] = Opnd::imm32(-int64_t(Fr.size));
+        Pro.push_back(A);
+      }
+    }
+  } else {
+    if (Fr.size) {
+      Inst A = mkInst(Opcode::IADD_I);
+      A.ops[0] = A.ops[1] = Opnd::phys(kSPReg);
+      A.ops[2] = Opnd::imm32(-int64_t(Fr.size));
+      Pro.push_back(A);
+    }
+    Pro.push_back(
+        memInst(Opcode::STL, Opnd::phys(kLinkReg), kSPReg, Fr.linkSlot, isa::MemSize::B32));
+    for (uint32_t Bn = 0; Bn < MaxBar; ++Bn) {
+      Inst S = mkInst(Opcode::B2R);
+      S.ops[0] = Opnd::phys(kLinkReg);
+      S.ops[1].kind = OpndKind::PhysBar;
+      S.ops[1].reg = Bn;
+      Pro.push_back(S);
+      Pro.push_back(memInst(Opcode::STL, Opnd::phys(kLinkReg), kSPReg, Fr.linkSlot + 4 + 4 * Bn,
+                            isa::MemSize::B32));
+      Epi.push_back(memInst(Opcode::LDL, Opnd::phys(kLinkReg), kSPReg, Fr.linkSlot + 4 + 4 * Bn,
+                            isa::MemSize::B32));
+      Inst R = mkInst(Opcode::R2B);
+      R.ops[0].kind = OpndKind::PhysBar;
+      R.ops[0].reg = Bn;
+      R.ops[1] = Opnd::phys(kLinkReg);
+      Epi.push_back(R);
+    }
+    Epi.push_back(
+        memInst(Opcode::LDL, Opnd::phys(kLinkReg), kSPReg, Fr.linkSlot, isa::MemSize::B32));
+    if (Fr.size) {
+      Inst A = mkInst(Opcode::IADD_I);
+      A.ops[0] = A.ops[1] = Opnd::phys(kSPReg);
+      A.ops[2] = Opnd::imm32(int64_t(Fr.size));
+      Epi.push_back(A);
+    }
+    // Before the RET of the return block (the last block).
+    auto &Ret = F.blocks.back().insts;
+    size_t P = Ret.size();
+    while (P > 0 && Ret[P - 1].op != Opcode::RET)
+      --P;
+    if (P > 0)
+      Ret.insert(Ret.begin() + long(P - 1), Epi.begin(), Epi.end());
+  }
+  auto &Entry = F.blocks.front().insts;
+  Entry.insert(Entry.begin(), Pro.begin(), Pro.end());
+  if (UsesSP || F.hasCalls)
+    MaxGpr = std::max<uint32_t>(MaxGpr, F.isKernel && !F.hasCalls ? 1 : 3);
+  F.numGprs = std::max<uint32_t>(MaxGpr, 1);
+  F.numBarriers = MaxBar;
+  return {};
+}
+
+} // namespace wf::codegen
