@@ -1,0 +1,386 @@
+#!/usr/bin/env node
+// Synthesizes Warpforge RTL units with Yosys (@yowasp/yosys, WebAssembly) for a Xilinx UltraScale+
+// part and writes a JSON report per unit: LUTs by size, flip-flops, carry and mux cells, DSP, BRAM,
+// and the longest register-to-register (or port) path in LUT levels.
+//
+//   node tools/synth/synth.mjs --unit wf_alu [--unit wf_fma ...] [--all]
+//        [--lanes N] [--param NAME=VALUE ...] [--family xcup] [--abc9]
+//        [--out DIR] [--check] [--netlist] [--quiet]
+//
+// --unit NAME   a module of rtl/ ("alu" means "wf_alu"); --all: every file of rtl/units/
+// --lanes N     sets parameter Lanes (when the unit has it); default 1: the per-lane figures
+// --out DIR     writes DIR/<unit>.json, DIR/<unit>.log and DIR/summary.json (default: print only)
+// --check       exit status 1 when a unit fails to synthesize (errors, or cells Yosys left
+//               unmapped); without it the status is 0 unless arguments are wrong
+// --netlist     also writes DIR/<unit>.netlist.json (the mapped netlist)
+// --jobs N      synthesizes N units at a time (each Yosys instance is single-threaded)
+// --abc9        maps with abc9 (timing-driven; no wide-LUT MUXF7/8) instead of synth_xilinx's abc
+// --nowidelut   no LUT7/LUT8 (MUXF7/MUXF8) in the mapping
+// Exit 77 when @yowasp/yosys is not installed (run `npm ci` in tools/synth).
+//
+// Logic depth: the mapped, flattened netlist is a graph of cells; paths start at input ports and
+// at outputs of sequential cells (FD*, SRL*, RAM*, DSP48E2, RAMB*, URAM) and end at their inputs
+// and at output ports. `lut_levels` counts LUT cells along the worst path; `logic_levels` counts
+// every combinational cell (LUT, CARRY8, MUXF7/8/9) as Vivado's "logic levels" does. DSP48E2 and
+// block RAMs are treated as registered at both sides; `dsp` lists each DSP's pipeline registers
+// so an unregistered one is visible.
+
+import { readFileSync, readdirSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..', '..');
+const rtlDir = join(repo, 'rtl');
+
+function usage(msg) {
+  if (msg) console.error(`synth: ${msg}`);
+  console.error('usage: synth.mjs (--unit NAME)... | --all  [--lanes N] [--param K=V]... ' +
+                '[--family xcup] [--abc9] [--out DIR] [--check] [--netlist] [--quiet]');
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const o = { units: [], all: false, lanes: 1, params: {}, family: 'xcup', abc9: false,
+              out: null, check: false, netlist: false, quiet: false, jobs: 1 };
+  for (let i = 0; i < argv.length; i++) {
+    let a = argv[i];
+    let v = null;
+    const eq = a.indexOf('=');
+    if (a.startsWith('--') && eq > 0) { v = a.slice(eq + 1); a = a.slice(0, eq); }
+    const val = () => (v !== null ? v : (i + 1 < argv.length ? argv[++i] : usage(`${a} needs a value`)));
+    switch (a) {
+      case '--unit': o.units.push(val()); break;
+      case '--all': o.all = true; break;
+      case '--lanes': o.lanes = Number(val()); break;
+      case '--param': {
+        const [k, pv] = val().split('=');
+        if (pv === undefined) usage('--param takes NAME=VALUE');
+        o.params[k] = pv;
+        break;
+      }
+      case '--family': o.family = val(); break;
+      case '--abc9': o.abc9 = true; break;
+      case '--nowidelut': o.nowidelut = true; break;
+      case '--jobs': o.jobs = Math.max(1, Number(val())); break;
+      case '--out': o.out = val(); break;
+      case '--check': o.check = true; break;
+      case '--netlist': o.netlist = true; break;
+      case '--quiet': o.quiet = true; break;
+      case '--help': case '-h': usage(); break;
+      default: usage(`unknown argument ${a}`);
+    }
+  }
+  if (!o.all && o.units.length === 0) usage('name a unit or --all');
+  return o;
+}
+
+function listSv(dir) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...listSv(p));
+    else if (name.endsWith('.sv')) out.push(p);
+  }
+  return out;
+}
+
+// Every source of rtl/, the generated packages first (later files import them). A package that no
+// other source names is left out: Yosys 0.55 cannot parse wf_config_pkg's struct assignment
+// patterns ('{name: value, ...}), so units take configuration values as parameters instead.
+function rtlSources() {
+  const rest = listSv(rtlDir).filter((p) => !p.includes(`${join(rtlDir, 'pkg')}/`) &&
+                                            !p.includes(`${join(rtlDir, 'lint')}/`));
+  const text = rest.map((p) => readFileSync(p, 'utf8')).join('\n');
+  const pkgs = listSv(join(rtlDir, 'pkg')).filter((p) => text.includes(`${basename(p, '.sv')}::`));
+  return [...pkgs, ...rest];
+}
+
+const SEQ = /^(FD[A-Z]*|LD[A-Z]*|SRL.*|RAM.*|RAMB.*|URAM.*|DSP48.*|FIFO.*|BUFG.*)$/;
+const COMB_WEIGHT_LUT = /^LUT[1-6]$/;
+const COMB_OTHER = /^(CARRY4|CARRY8|MUXF7|MUXF8|MUXF9|INV)$/;
+
+// Longest path through combinational cells, in LUT levels and in logic levels.
+function logicDepth(mod) {
+  const cells = mod.cells || {};
+  const driver = new Map();   // net bit -> cell name (combinational drivers only)
+  const names = Object.keys(cells);
+  for (const name of names) {
+    const c = cells[name];
+    if (SEQ.test(c.type) || IGNORED.has(c.type)) continue;
+    for (const [port, dir] of Object.entries(c.port_directions || {})) {
+      if (dir !== 'output') continue;
+      for (const b of c.connections[port] || []) if (typeof b === 'number') driver.set(b, name);
+    }
+  }
+  const memo = new Map();     // cell -> {lut, logic, prev}
+  const onStack = new Set();
+  const unknown = new Set();
+  function depthOf(name) {
+    if (memo.has(name)) return memo.get(name);
+    if (onStack.has(name)) throw new Error(`combinational loop through ${name}`);
+    onStack.add(name);
+    const c = cells[name];
+    const isLut = COMB_WEIGHT_LUT.test(c.type);
+    if (!isLut && !COMB_OTHER.test(c.type)) unknown.add(c.type);
+    let best = { lut: 0, logic: 0, prev: null };
+    for (const [port, dir] of Object.entries(c.port_directions || {})) {
+      if (dir !== 'input') continue;
+      for (const b of c.connections[port] || []) {
+        if (typeof b !== 'number') continue;
+        const d = driver.get(b);
+        if (d === undefined) continue;
+        const r = depthOf(d);
+        if (r.lut > best.lut || (r.lut === best.lut && r.logic > best.logic)) {
+          best = { lut: r.lut, logic: r.logic, prev: d };
+        }
+      }
+    }
+    const res = { lut: best.lut + (isLut ? 1 : 0), logic: best.logic + 1, prev: best.prev };
+    onStack.delete(name);
+    memo.set(name, res);
+    return res;
+  }
+  let worst = { lut: 0, logic: 0, end: null };
+  let worstLogic = 0;
+  for (const name of names) {
+    if (SEQ.test(cells[name].type) || IGNORED.has(cells[name].type)) continue;
+    const r = depthOf(name);
+    if (r.lut > worst.lut || (r.lut === worst.lut && r.logic > worst.logic)) {
+      worst = { lut: r.lut, logic: r.logic, end: name };
+    }
+    worstLogic = Math.max(worstLogic, r.logic);
+  }
+  const path = [];
+  for (let n = worst.end; n; n = memo.get(n).prev) path.unshift({ cell: n, type: cells[n].type });
+  // Where the worst path starts and ends: the register (its source line) or port on each side.
+  const portOf = new Map();
+  for (const [pname, p] of Object.entries(mod.ports || {})) {
+    for (const b of p.bits) if (typeof b === 'number') portOf.set(b, pname);
+  }
+  const seqDriver = new Map();
+  const seqSinks = new Map();
+  for (const name of names) {
+    const c = cells[name];
+    if (!SEQ.test(c.type)) continue;
+    for (const [port, dir] of Object.entries(c.port_directions || {})) {
+      for (const b of c.connections[port] || []) {
+        if (typeof b !== 'number') continue;
+        if (dir === 'output') seqDriver.set(b, name);
+        else if (!seqSinks.has(b)) seqSinks.set(b, name);
+      }
+    }
+  }
+  const describe = (name) => (name ? `${cells[name].type} ${(cells[name].attributes || {}).src || name}` : null);
+  const endpoint = (cellName, wantDir) => {
+    if (!cellName) return null;
+    const c = cells[cellName];
+    for (const [port, dir] of Object.entries(c.port_directions || {})) {
+      if (dir !== wantDir) continue;
+      for (const b of c.connections[port] || []) {
+        if (typeof b !== 'number') continue;
+        if (wantDir === 'input' && seqDriver.has(b)) return describe(seqDriver.get(b));
+        if (wantDir === 'input' && portOf.has(b) && !driver.has(b)) return `port ${portOf.get(b)}`;
+        if (wantDir === 'output' && seqSinks.has(b)) return describe(seqSinks.get(b));
+        if (wantDir === 'output' && portOf.has(b)) return `port ${portOf.get(b)}`;
+      }
+    }
+    return null;
+  };
+  const from = path.length ? endpoint(path[0].cell, 'input') : null;
+  const to = path.length ? endpoint(path[path.length - 1].cell, 'output') : null;
+  return { lut_levels: worst.lut, logic_levels: worstLogic, worst_lut_path: path,
+           worst_from: from, worst_to: to, unknown_cell_types: [...unknown] };
+}
+
+// Cells that carry no logic (debug scope records).
+const IGNORED = new Set(['$scopeinfo']);
+
+function resources(mod) {
+  const count = {};
+  for (const c of Object.values(mod.cells || {})) {
+    if (!IGNORED.has(c.type)) count[c.type] = (count[c.type] || 0) + 1;
+  }
+  const n = (re) => Object.entries(count).filter(([t]) => re.test(t)).reduce((s, [, k]) => s + k, 0);
+  const luts = {};
+  for (let k = 1; k <= 6; k++) luts[`LUT${k}`] = count[`LUT${k}`] || 0;
+  const dsp = Object.entries(mod.cells || {})
+    .filter(([, c]) => /^DSP48/.test(c.type))
+    .map(([name, c]) => {
+      const p = c.parameters || {};
+      const reg = (k) => (p[k] === undefined ? 0 : parseInt(p[k], 2) || Number(p[k]) || 0);
+      return { cell: name, AREG: reg('AREG'), BREG: reg('BREG'), CREG: reg('CREG'),
+               MREG: reg('MREG'), PREG: reg('PREG') };
+    });
+  return {
+    lut: n(/^LUT[1-6]$/),
+    lut_by_size: luts,
+    lutram: n(/^RAM(16|32|64|128|256).*/),
+    srl: n(/^SRL/),
+    ff: n(/^(FD|LD)/),
+    carry: n(/^CARRY[48]$/),  // Yosys maps carry chains to CARRY4 even for UltraScale+
+    muxf7: count.MUXF7 || 0,
+    muxf8: count.MUXF8 || 0,
+    dsp: n(/^DSP48/),
+    bram36: n(/^RAMB36/),
+    bram18: n(/^RAMB18/),
+    uram: n(/^URAM/),
+    cells_by_type: count,
+    dsp_registers: dsp,
+  };
+}
+
+// Yosys 0.55's Verilog frontend has no `return` statement and cannot resolve a package's own enum
+// labels inside the package's functions. The generated wf_isa_pkg uses both, so the package text is
+// lowered here, mechanically, before Yosys reads it: in each function, `return X;` becomes
+// `<function> = X;` (every generated function is one case statement with one return per item, so
+// this is equivalent) and the package's enum labels are qualified with the package name. Text
+// without functions passes through unchanged.
+function yosysCompat(text) {
+  const pkg = /^\s*package\s+(\w+)\s*;/m.exec(text);
+  if (!pkg) return text;
+  const labels = new Set([...text.matchAll(/\b([A-Z][A-Z0-9_]*)\s*=\s*\d+'[bdh]/g)].map((m) => m[1]));
+  const labelRe = labels.size
+    ? new RegExp(`(?<![:\\w])(${[...labels].sort((a, b) => b.length - a.length).join('|')})\\b`, 'g')
+    : null;
+  return text.replace(/(function\s+automatic\s+[^;]*?\b(\w+)\s*\([^)]*\)\s*;)([\s\S]*?)(endfunction)/g,
+    (all, head, name, body, end) => {
+      let b = body.replace(/\breturn\s+([^;]+);/g, `${name} = $1;`);
+      if (labelRe) b = b.replace(labelRe, `${pkg[1]}::$1`);
+      return head + b + end;
+    });
+}
+
+async function synthUnit(runYosys, version, unit, sources, opts) {
+  const files = {};
+  const names = [];
+  for (const p of sources) {
+    const rel = relative(repo, p);
+    const vname = rel.replace(/[\/]/g, '__');
+    const text = readFileSync(p, 'utf8');
+    files[vname] = p.includes(`${join(rtlDir, 'pkg')}/`) ? yosysCompat(text) : text;
+    names.push(vname);
+  }
+  const params = { ...opts.params };
+  const topSrc = sources.find((p) => basename(p, '.sv') === unit);
+  if (topSrc && /parameter\s+int\s+unsigned\s+Lanes\b/.test(readFileSync(topSrc, 'utf8')) &&
+      params.Lanes === undefined) {
+    params.Lanes = String(opts.lanes);
+  }
+  const chparams = Object.entries(params).map(([k, v]) => `chparam -set ${k} ${v} ${unit}`);
+  const script = [
+    `read_verilog -sv -DSYNTHESIS ${names.join(' ')}`,
+    ...chparams,
+    `synth_xilinx -family ${opts.family} -top ${unit} -flatten -noclkbuf -noiopad${opts.abc9 ? ' -abc9' : ''}${opts.nowidelut ? ' -nowidelut' : ''}`,
+    'tee -o stat.txt stat',
+    'write_json netlist.json',
+  ].join('\n');
+  files['synth.ys'] = script;
+  let log = '';
+  const dec = new TextDecoder();
+  const sink = (bytes) => { if (bytes) log += dec.decode(bytes); };
+  const t0 = Date.now();
+  let outFiles;
+  let error = null;
+  try {
+    outFiles = await runYosys(['-q', '-l', 'yosys.log', '-s', 'synth.ys'], files,
+                              { stdout: sink, stderr: sink });
+  } catch (e) {
+    error = e.message || String(e);
+    outFiles = e.files || {};
+  }
+  const seconds = (Date.now() - t0) / 1000;
+  const ylog = outFiles && outFiles['yosys.log'] ? String(outFiles['yosys.log']) : log;
+  const report = {
+    unit, top: unit, params, family: opts.family, yosys: `@yowasp/yosys ${version}`,
+    abc9: opts.abc9, nowidelut: !!opts.nowidelut, date: new Date().toISOString().slice(0, 10), seconds, ok: false,
+  };
+  if (error || !outFiles['netlist.json']) {
+    const errs = ylog.split('\n').filter((l) => /ERROR|Error/.test(l));
+    report.error = errs.length ? errs.join('\n') : (error || 'no netlist produced');
+    return { report, log: ylog, netlist: null };
+  }
+  const netlist = JSON.parse(typeof outFiles['netlist.json'] === 'string'
+    ? outFiles['netlist.json'] : dec.decode(outFiles['netlist.json']));
+  const mod = netlist.modules[unit];
+  report.resources = resources(mod);
+  const depth = logicDepth(mod);
+  report.depth = { lut_levels: depth.lut_levels, logic_levels: depth.logic_levels,
+                   worst_from: depth.worst_from, worst_to: depth.worst_to,
+                   worst_lut_path: depth.worst_lut_path };
+  const unmapped = Object.keys(report.resources.cells_by_type).filter((t) => t.startsWith('$'));
+  report.ok = unmapped.length === 0;
+  if (unmapped.length) report.error = `unmapped cells: ${unmapped.join(', ')}`;
+  report.warnings = ylog.split('\n').filter((l) => /^Warning/.test(l)).slice(0, 50);
+  return { report, log: ylog, netlist };
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  let runYosys;
+  let version;
+  try {
+    ({ runYosys, version } = await import('@yowasp/yosys'));
+  } catch {
+    console.error('synth: @yowasp/yosys is not installed (cd tools/synth && npm ci)');
+    process.exit(77);
+  }
+  const all = rtlSources();
+  // A unit is read with the packages, rtl/common/ and its own file (so that one unit's error
+  // does not stop the others).
+  const common = `${join(rtlDir, 'common')}/`;
+  const pkgDir = `${join(rtlDir, 'pkg')}/`;
+  const sourcesFor = (unit) => all.filter((p) => p.startsWith(pkgDir) || p.startsWith(common) ||
+                                               basename(p, '.sv') === unit);
+  const sources = all;
+  let units = opts.units.map((u) => (u.startsWith('wf_') ? u : `wf_${u}`));
+  if (opts.all) units = listSv(join(rtlDir, 'units')).map((p) => basename(p, '.sv'));
+  const known = new Set(sources.map((p) => basename(p, '.sv')));
+  for (const u of units) if (!known.has(u)) usage(`no module ${u} in rtl/`);
+  if (opts.out) mkdirSync(opts.out, { recursive: true });
+
+  const summary = new Array(units.length);
+  let failed = false;
+  let next = 0;
+  const worker = async () => {
+    while (next < units.length) {
+      const i = next++;
+      const unit = units[i];
+      const { report, log, netlist } = await synthUnit(runYosys, version, unit, sourcesFor(unit), opts);
+      summary[i] = report;
+      failed = failed || !report.ok;
+      if (opts.out) {
+        writeFileSync(join(opts.out, `${unit}.json`), JSON.stringify(report, null, 2) + '\n');
+        writeFileSync(join(opts.out, `${unit}.log`), log);
+        if (opts.netlist && netlist) {
+          writeFileSync(join(opts.out, `${unit}.netlist.json`), JSON.stringify(netlist));
+        }
+      }
+      if (!opts.quiet) {
+        if (report.ok) {
+          const r = report.resources;
+          const params = Object.entries(report.params).map(([k, v]) => `${k}=${v}`).join(' ');
+          console.log(`${unit} (${params || 'defaults'}): ` +
+                      `LUT ${r.lut} FF ${r.ff} CARRY ${r.carry} MUXF7/8 ${r.muxf7}/${r.muxf8} ` +
+                      `DSP ${r.dsp} BRAM36/18 ${r.bram36}/${r.bram18} LUTRAM ${r.lutram} SRL ${r.srl} | ` +
+                      `depth ${report.depth.lut_levels} LUT levels (${report.depth.logic_levels} logic levels) ` +
+                      `[${report.seconds.toFixed(1)} s]`);
+        } else {
+          console.log(`${unit}: FAILED: ${report.error}`);
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.jobs, units.length) }, worker));
+  if (opts.out) {
+    writeFileSync(join(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  } else if (opts.quiet) {
+    console.log(JSON.stringify(summary, null, 2));
+  }
+  process.exit(opts.check && failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(`synth: ${e.stack || e}`);
+  process.exit(1);
+});
