@@ -14,6 +14,9 @@ namespace wf::driver {
 
 const std::vector<Command> &commands() {
   static const std::vector<Command> all = {
+#ifdef WARPFORGE_HAVE_COMPILE
+      {"compile", "compile CUDA (.cu) or PTX device code into a .wfx module", runCompile},
+#endif
       {"asm", "assemble native assembly into a .wfx module", runAsm},
       {"disasm", "list a .wfx module: kernels, code, data, source lines", runDisasm},
 #ifdef WARPFORGE_HAVE_EMU

@@ -33,6 +33,7 @@ struct Command {
 const std::vector<Command> &commands();
 
 int runAsm(const std::vector<std::string> &args);
+int runCompile(const std::vector<std::string> &args);
 int runDisasm(const std::vector<std::string> &args);
 int runEmu(const std::vector<std::string> &args);
 int runConfigs(const std::vector<std::string> &args);
