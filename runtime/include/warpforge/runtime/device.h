@@ -1,0 +1,107 @@
+// The narrow device interface of the runtime (docs/runtime.md). Every transport (in-process now;
+// a board server and PCIe later) implements it; nothing above it knows which device it drives.
+#pragma once
+
+#include "warpforge/isa/config.gen.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wf::rt {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+/// One grid, fully described: where the code and constants are, the shape, the resources and the
+/// parameter buffer.
+struct LaunchParams {
+  std::string kernelName;
+  uint64_t codeBase = 0;
+  uint32_t codeSize = 0;
+  uint32_t entryPc = 0;
+  Dim3 grid, block;
+  uint32_t regsPerThread = 0;
+  uint32_t sharedStatic = 0;
+  uint32_t sharedDynamic = 0;
+  uint32_t localBytes = 0;
+  uint64_t constBase = 0;
+  uint32_t constSize = 0;
+  std::vector<uint8_t> params;
+  uint64_t rtbuf = 0; ///< runtime area (printf FIFO, assert record)
+};
+
+enum class FaultKind : uint8_t {
+  None,
+  OutOfBounds,
+  Misaligned,
+  IllegalInstruction,
+  Trap,
+  Assert,
+  Breakpoint,
+  BarrierDeadlock,
+  Watchdog,
+  ReadOnlyWrite,
+  InvalidLaunch,
+};
+
+struct DeviceFault {
+  FaultKind kind = FaultKind::None;
+  Dim3 block{0, 0, 0}, thread{0, 0, 0};
+  uint32_t pc = 0;
+  uint64_t address = 0;
+  uint32_t code = 0;
+  std::string description; ///< one line, from the device: kernel, block, thread, pc, what
+};
+
+struct LaunchOutcome {
+  std::optional<DeviceFault> fault;
+  uint64_t cycles = 0;
+  uint64_t warpInsts = 0;
+  uint64_t threadInsts = 0;
+};
+
+struct DeviceInfo {
+  std::string kind;      ///< "func", ...
+  std::string name;      ///< "Warpforge default (func)"
+  isa::Config config;    ///< the named configuration
+  uint64_t memBase = 0;  ///< device (global) memory range
+  uint64_t memSize = 0;
+};
+
+class Device {
+public:
+  virtual ~Device() = default;
+  virtual const DeviceInfo &info() const = 0;
+
+  /// Device memory ranges (first fit, 256-byte aligned at least); 0 when none fits.
+  virtual uint64_t allocate(uint64_t bytes, uint64_t align = 256) = 0;
+  /// False when `address` is not the start of a live range.
+  virtual bool free(uint64_t address) = 0;
+
+  virtual bool read(uint64_t address, void *dst, uint64_t bytes) = 0;
+  virtual bool write(uint64_t address, const void *src, uint64_t bytes) = 0;
+  virtual bool fill(uint64_t address, uint8_t value, uint64_t bytes) = 0;
+
+  /// Runs a grid; returns when it is done (queued transports return at synchronize()).
+  virtual LaunchOutcome launch(const LaunchParams &params) = 0;
+  virtual void synchronize() = 0;
+  /// The device cycle counter.
+  virtual uint64_t cycles() const = 0;
+  /// A host pointer that aliases device memory [address, address+bytes), for transports that
+  /// share memory with the host (mapped/managed memory); nullptr otherwise.
+  virtual void *hostWindow(uint64_t address, uint64_t bytes) { (void)address, (void)bytes; return nullptr; }
+  /// Forget every allocation and zero memory (cudaDeviceReset).
+  virtual void reset() = 0;
+};
+
+/// Opens a device: `kind` is "func" (others are not built yet), `config` a named configuration.
+/// On failure returns nullptr and sets `error` to a message.
+std::unique_ptr<Device> openDevice(const std::string &kind, const std::string &config,
+                                   std::string &error);
+
+} // namespace wf::rt

@@ -1,0 +1,622 @@
+#include "warpforge/runtime/runtime.h"
+
+#include "warpforge/codegen/Codegen.h"
+#include "warpforge/ptx/Parser.h"
+#include "warpforge/runtime/fatbin.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <filesystem>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace wf::rt {
+
+std::string formatPrintf(Device &device, const std::string &format, const uint8_t *args,
+                         size_t argBytes);
+std::string readDeviceString(Device &device, uint64_t address, size_t limit = 65536);
+
+namespace {
+
+struct ErrorText {
+  int code;
+  const char *name;
+  const char *doc;
+};
+constexpr ErrorText kErrors[] = {
+#define WF_ERROR(name, value, text) {value, #name, text},
+#include "warpforge/runtime/errors.def"
+#undef WF_ERROR
+};
+
+/// NVIDIA's strings for the errors programs print most.
+const char *shortString(int code) {
+  switch (code) {
+  case 0: return "no error";
+  case 1: return "invalid argument";
+  case 2: return "out of memory";
+  case 3: return "initialization error";
+  case 4: return "driver shutting down";
+  case 9: return "invalid configuration argument";
+  case 12: return "invalid pitch argument";
+  case 13: return "invalid device symbol";
+  case 21: return "invalid copy direction for memcpy";
+  case 98: return "invalid device function";
+  case 100: return "no CUDA-capable device is detected";
+  case 101: return "invalid device ordinal";
+  case 200: return "device kernel image is invalid";
+  case 209: return "no kernel image is available for execution on the device";
+  case 218: return "a PTX JIT compilation failed";
+  case 400: return "invalid resource handle";
+  case 500: return "named symbol not found";
+  case 600: return "device not ready";
+  case 700: return "an illegal memory access was encountered";
+  case 701: return "too many resources requested for launch";
+  case 702: return "the launch timed out and was terminated";
+  case 710: return "device-side assert triggered";
+  case 715: return "an illegal instruction was encountered";
+  case 716: return "misaligned address";
+  case 719: return "unspecified launch failure";
+  case 801: return "operation not supported";
+  case 999: return "unknown error";
+  }
+  return nullptr;
+}
+
+thread_local Error tLastError = Error::cudaSuccess;
+
+uint64_t fnv1a(const void *data, size_t n, uint64_t h = 0xcbf29ce484222325ull) {
+  auto *p = static_cast<const uint8_t *>(data);
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+std::string envOr(const char *name, const char *fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+/// Identifies this build of the runtime (and so of the compiler linked into it).
+std::string libraryIdentity() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void *>(&libraryIdentity), &info) && info.dli_fname) {
+    struct stat st{};
+    if (stat(info.dli_fname, &st) == 0)
+      return std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime);
+  }
+  return __DATE__ " " __TIME__;
+}
+
+std::filesystem::path cacheDir() {
+  if (const char *d = std::getenv("WARPFORGE_CACHE_DIR"); d && *d)
+    return d;
+  if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    return std::filesystem::path(x) / "warpforge";
+  if (const char *h = std::getenv("HOME"); h && *h)
+    return std::filesystem::path(h) / ".cache" / "warpforge";
+  return {};
+}
+
+Error faultError(FaultKind kind) {
+  switch (kind) {
+  case FaultKind::OutOfBounds:
+  case FaultKind::ReadOnlyWrite: return Error::cudaErrorIllegalAddress;
+  case FaultKind::Misaligned: return Error::cudaErrorMisalignedAddress;
+  case FaultKind::IllegalInstruction: return Error::cudaErrorIllegalInstruction;
+  case FaultKind::Assert: return Error::cudaErrorAssert;
+  case FaultKind::Watchdog: return Error::cudaErrorLaunchTimeout;
+  case FaultKind::InvalidLaunch: return Error::cudaErrorLaunchOutOfResources;
+  case FaultKind::Trap:
+  case FaultKind::Breakpoint:
+  case FaultKind::BarrierDeadlock:
+  case FaultKind::None: break;
+  }
+  return Error::cudaErrorLaunchFailure;
+}
+
+constexpr uint64_t kRtHeader = 64;
+
+} // namespace
+
+const char *errorName(int code) {
+  for (const ErrorText &e : kErrors)
+    if (e.code == code)
+      return e.name;
+  return "cudaErrorUnknown";
+}
+
+const char *errorString(int code) {
+  if (const char *s = shortString(code))
+    return s;
+  for (const ErrorText &e : kErrors)
+    if (e.code == code)
+      return e.doc;
+  return "unrecognized error code";
+}
+
+Runtime &Runtime::get() {
+  static Runtime *runtime = new Runtime(); // never destroyed: host code calls us from atexit
+  return *runtime;
+}
+
+Runtime::Runtime() { trace_ = envOr("WARPFORGE_TRACE", "0") != "0"; }
+
+Error Runtime::record(Error e) {
+  if (e != Error::cudaSuccess)
+    tLastError = e;
+  return e;
+}
+Error Runtime::takeLast() {
+  Error e = tLastError;
+  tLastError = sticky_;
+  if (sticky_ == Error::cudaSuccess)
+    tLastError = Error::cudaSuccess;
+  return e;
+}
+Error Runtime::peekLast() const { return tLastError; }
+
+void Runtime::trace(const char *call, const std::string &args, Error result) {
+  std::fprintf(stderr, "[warpforge] %s(%s) -> %s\n", call, args.c_str(), errorName(int(result)));
+}
+
+Error Runtime::notSupported(const char *call) {
+  static std::mutex m;
+  static std::set<std::string> told;
+  std::lock_guard lock(m);
+  if (told.insert(call).second)
+    std::fprintf(stderr, "warpforge: %s is not implemented yet (returns cudaErrorNotSupported)\n",
+                 call);
+  return record(Error::cudaErrorNotSupported);
+}
+
+Error Runtime::ensureDevice() {
+  if (opened_)
+    return openError_;
+  opened_ = true;
+  std::string error;
+  device_ = rt::openDevice(envOr("WARPFORGE_DEVICE", "func"), envOr("WARPFORGE_CONFIG", "default"),
+                           error);
+  if (!device_) {
+    std::fprintf(stderr, "warpforge: %s\n", error.c_str());
+    openError_ = Error::cudaErrorNoDevice;
+  }
+  return openError_;
+}
+
+// --- registration ---
+
+ModuleRecord *Runtime::registerFatbin(const void *wrapper) {
+  std::lock_guard lock(mutex_);
+  auto m = std::make_unique<ModuleRecord>();
+  m->wrapper = wrapper;
+  fatbin::Parsed parsed;
+  std::string error;
+  if (!fatbin::parseWrapper(wrapper, parsed, error)) {
+    m->noPtxWhy = "cannot read the program's fatbinary: " + error;
+  } else if (const fatbin::Entry *ptx = parsed.bestPtx()) {
+    m->ptx.assign(ptx->payload.begin(), ptx->payload.end());
+    m->ptxArch = "compute_" + std::to_string(ptx->arch);
+  } else {
+    m->noPtxWhy = "the program's fatbinary holds no PTX (only machine code for " +
+                  parsed.elfArchs() +
+                  "); Warpforge compiles kernels from PTX. Rebuild with PTX embedded, e.g. "
+                  "nvcc -arch=sm_80 (which embeds compute_80 PTX) or add "
+                  "-gencode arch=compute_80,code=compute_80";
+  }
+  modules_.push_back(std::move(m));
+  return modules_.back().get();
+}
+
+void Runtime::unregisterFatbin(ModuleRecord *) {
+  // Nothing to release: the process is ending and the device goes with it.
+}
+
+void Runtime::registerFunction(ModuleRecord *module, const void *hostFun, const char *name) {
+  std::lock_guard lock(mutex_);
+  functions_[hostFun] = FunctionRecord{module, name ? name : "", hostFun};
+}
+
+void Runtime::registerVar(ModuleRecord *module, const void *hostVar, const char *name,
+                          uint64_t size, bool constant, bool managed, void **managedHostPtr) {
+  std::lock_guard lock(mutex_);
+  vars_[hostVar] = VarRecord{module, name ? name : "", size, constant, managed, managedHostPtr};
+}
+
+FunctionRecord *Runtime::findFunction(const void *hostFun) {
+  std::lock_guard lock(mutex_);
+  auto it = functions_.find(hostFun);
+  return it == functions_.end() ? nullptr : &it->second;
+}
+
+// --- modules ---
+
+Error Runtime::compile(ModuleRecord &module) {
+  const std::string config(device_->info().config.name);
+  std::string key = module.ptx;
+  key += '\0' + config + '\0' + std::to_string(stackSize) + '\0' + libraryIdentity();
+  uint64_t h1 = fnv1a(key.data(), key.size());
+  uint64_t h2 = fnv1a(key.data(), key.size(), 0x84222325cbf29ce4ull ^ key.size());
+  char name[64];
+  std::snprintf(name, sizeof name, "%016llx%016llx.wfx", (unsigned long long)h1,
+                (unsigned long long)h2);
+  std::filesystem::path dir = envOr("WARPFORGE_CACHE", "1") == "0" ? "" : cacheDir();
+  if (!dir.empty()) {
+    std::error_code ec;
+    if (std::filesystem::exists(dir / name, ec)) {
+      if (auto m = wfx::readFile((dir / name).string())) {
+        module.image = std::move(*m);
+        return Error::cudaSuccess;
+      }
+    }
+  }
+  ptx::ParseOptions po;
+  po.fileName = "<PTX " + module.ptxArch + " from the fatbinary>";
+  auto parsed = ptx::parseModule(module.ptx, po);
+  if (!parsed) {
+    std::fprintf(stderr, "warpforge: cannot compile this program's PTX:\n%s\n",
+                 parsed.error().str().c_str());
+    return Error::cudaErrorInvalidPtx;
+  }
+  codegen::CodegenOptions co;
+  co.config = config;
+  co.stackBytes = uint32_t(stackSize);
+  auto compiled = codegen::compilePtx(*parsed, co);
+  if (!compiled) {
+    std::fprintf(stderr, "warpforge: cannot compile this program's PTX:\n%s\n",
+                 compiled.error().str().c_str());
+    return Error::cudaErrorInvalidPtx;
+  }
+  module.image = std::move(*compiled);
+  if (!dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    std::string tmp = (dir / name).string() + "." + std::to_string(getpid());
+    if (!ec && wfx::writeFile(tmp, module.image))
+      std::filesystem::rename(tmp, dir / name, ec);
+  }
+  return Error::cudaSuccess;
+}
+
+Error Runtime::ensureLoaded(ModuleRecord &module) {
+  if (module.loaded)
+    return module.loadError;
+  if (Error e = ensureDevice(); e != Error::cudaSuccess)
+    return e;
+  if (module.ptx.empty()) {
+    std::fprintf(stderr, "warpforge: %s\n", module.noPtxWhy.c_str());
+    module.loaded = true;
+    return module.loadError = Error::cudaErrorNoKernelImageForDevice;
+  }
+  module.loaded = true;
+  if (Error e = compile(module); e != Error::cudaSuccess)
+    return module.loadError = e;
+  uint64_t bytes = wfx::placeSegments(module.image, 0).end;
+  uint64_t base = device_->allocate(bytes ? bytes : 256, 4096);
+  if (!base) {
+    std::fprintf(stderr, "warpforge: the module (%llu bytes) does not fit in device memory\n",
+                 (unsigned long long)bytes);
+    return module.loadError = Error::cudaErrorMemoryAllocation;
+  }
+  wfx::Placement placement = wfx::placeSegments(module.image, base);
+  auto loaded = wfx::load(module.image, placement.bases);
+  if (!loaded) {
+    std::fprintf(stderr, "warpforge: cannot load the compiled module: %s\n",
+                 loaded.error().str().c_str());
+    device_->free(base);
+    return module.loadError = Error::cudaErrorInvalidKernelImage;
+  }
+  module.placed = std::move(*loaded);
+  module.deviceBase = base;
+  device_->write(module.placed.bases.code, module.placed.code.data(), module.placed.code.size());
+  device_->write(module.placed.bases.constant, module.placed.constant.data(),
+                 module.placed.constant.size());
+  device_->write(module.placed.bases.global, module.placed.global.data(),
+                 module.placed.global.size());
+  return module.loadError = Error::cudaSuccess;
+}
+
+Error Runtime::symbol(const void *hostVar, uint64_t &address, uint64_t &size) {
+  VarRecord *var = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = vars_.find(hostVar);
+    if (it != vars_.end())
+      var = &it->second;
+  }
+  if (!var)
+    return Error::cudaErrorInvalidSymbol;
+  if (Error e = ensureLoaded(*var->module); e != Error::cudaSuccess)
+    return e;
+  address = var->module->placed.symbolAddress(var->module->image, var->name);
+  if (!address) {
+    std::fprintf(stderr, "warpforge: the compiled module has no variable '%s'\n",
+                 var->name.c_str());
+    return Error::cudaErrorInvalidSymbol;
+  }
+  size = var->size;
+  return Error::cudaSuccess;
+}
+
+const wfx::Kernel *Runtime::kernelOf(FunctionRecord &fn) {
+  if (ensureLoaded(*fn.module) != Error::cudaSuccess)
+    return nullptr;
+  return fn.module->image.findKernel(fn.name);
+}
+
+Error Runtime::prepareRtbuf() {
+  if (!rtbuf_ || rtbufFifo_ != printfFifoSize) {
+    if (rtbuf_)
+      device_->free(rtbuf_);
+    rtbuf_ = device_->allocate(kRtHeader + printfFifoSize, 256);
+    rtbufFifo_ = printfFifoSize;
+    if (!rtbuf_)
+      return Error::cudaErrorMemoryAllocation;
+  }
+  uint8_t header[kRtHeader] = {};
+  uint64_t fifo = rtbuf_ + kRtHeader;
+  uint32_t size = uint32_t(printfFifoSize);
+  std::memcpy(header, &fifo, 8);
+  std::memcpy(header + 8, &size, 4);
+  device_->write(rtbuf_, header, sizeof header);
+  return Error::cudaSuccess;
+}
+
+void Runtime::drainPrintf() {
+  if (!rtbuf_)
+    return;
+  uint32_t used = 0;
+  device_->read(rtbuf_ + 12, &used, 4);
+  if (used > rtbufFifo_)
+    used = uint32_t(rtbufFifo_);
+  if (!used)
+    return;
+  std::vector<uint8_t> fifo(used);
+  device_->read(rtbuf_ + kRtHeader, fifo.data(), used);
+  size_t off = 0;
+  std::string out;
+  while (off + 16 <= used) {
+    uint32_t recSize, argBytes;
+    uint64_t fmtAddr;
+    std::memcpy(&recSize, &fifo[off], 4);
+    std::memcpy(&argBytes, &fifo[off + 4], 4);
+    std::memcpy(&fmtAddr, &fifo[off + 8], 8);
+    uint32_t expect = (16 + argBytes + 7) & ~7u;
+    if (recSize < expect || off + recSize > used)
+      break;
+    out += formatPrintf(*device_, readDeviceString(*device_, fmtAddr), &fifo[off + 16], argBytes);
+    off += recSize;
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  uint32_t zero = 0;
+  device_->write(rtbuf_ + 12, &zero, 4);
+}
+
+Error Runtime::reportFault(FunctionRecord &fn, const DeviceFault &fault, Dim3 grid, Dim3 block) {
+  Error e = faultError(fault.kind);
+  std::fflush(stdout);
+  if (fault.kind == FaultKind::Assert && rtbuf_) {
+    uint8_t rec[32];
+    device_->read(rtbuf_ + 16, rec, sizeof rec);
+    uint32_t flag, line;
+    uint64_t msg, file, func;
+    std::memcpy(&flag, rec, 4);
+    std::memcpy(&line, rec + 4, 4);
+    std::memcpy(&msg, rec + 8, 8);
+    std::memcpy(&file, rec + 16, 8);
+    std::memcpy(&func, rec + 24, 8);
+    if (flag)
+      std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
+                   readDeviceString(*device_, file).c_str(), line,
+                   readDeviceString(*device_, func).c_str(), fault.block.x, fault.block.y,
+                   fault.block.z, fault.thread.x, fault.thread.y, fault.thread.z,
+                   readDeviceString(*device_, msg).c_str());
+  }
+  std::fprintf(stderr,
+               "warpforge: kernel fault (%s): %s\n  launch <<<(%u,%u,%u), (%u,%u,%u)>>> of %s\n",
+               errorName(int(e)), fault.description.c_str(), grid.x, grid.y, grid.z, block.x,
+               block.y, block.z, fn.name.c_str());
+  if (fault.kind != FaultKind::InvalidLaunch)
+    sticky_ = e;
+  return e;
+}
+
+Error Runtime::launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args,
+                      uint64_t sharedDynamic) {
+  if (Error e = ensureLoaded(*fn.module); e != Error::cudaSuccess)
+    return e;
+  const wfx::Kernel *k = fn.module->image.findKernel(fn.name);
+  if (!k) {
+    std::fprintf(stderr, "warpforge: no kernel '%s' in the compiled module\n", fn.name.c_str());
+    return Error::cudaErrorInvalidDeviceFunction;
+  }
+  const isa::Config &cfg = device_->info().config;
+  uint64_t threads = block.count();
+  if (threads == 0 || grid.count() == 0 || threads > cfg.maxThreadsPerBlock || block.x > 1024 ||
+      block.y > 1024 || block.z > 64 || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
+    return Error::cudaErrorInvalidConfiguration;
+  if (uint64_t(k->sharedBytes) + sharedDynamic > cfg.sharedMemPerCore)
+    return Error::cudaErrorInvalidValue;
+  uint64_t warps = (threads + 31) / 32;
+  if (warps * 32 * k->regsPerThread > cfg.regsPerCore || warps > cfg.warpsPerCore)
+    return Error::cudaErrorLaunchOutOfResources;
+  LaunchParams p;
+  p.kernelName = fn.name;
+  p.codeBase = fn.module->placed.bases.code;
+  p.codeSize = uint32_t(fn.module->placed.code.size());
+  p.entryPc = k->entry;
+  p.grid = grid;
+  p.block = block;
+  p.regsPerThread = k->regsPerThread;
+  p.sharedStatic = k->sharedBytes;
+  p.sharedDynamic = uint32_t(sharedDynamic);
+  p.localBytes = k->localBytes;
+  p.constBase = fn.module->placed.bases.constant;
+  p.constSize = uint32_t(fn.module->placed.constant.size());
+  p.params.assign(k->paramBytes, 0);
+  if (k->paramBytes && k->params.empty()) {
+    std::fprintf(stderr, "warpforge: kernel '%s' has no parameter layout\n", fn.name.c_str());
+    return Error::cudaErrorInvalidValue;
+  }
+  for (size_t i = 0; i < k->params.size(); ++i) {
+    if (!args || !args[i])
+      return Error::cudaErrorInvalidValue;
+    std::memcpy(p.params.data() + k->params[i].offset, args[i], k->params[i].size);
+  }
+  if (Error e = prepareRtbuf(); e != Error::cudaSuccess)
+    return e;
+  p.rtbuf = rtbuf_;
+  LaunchOutcome r = device_->launch(p);
+  drainPrintf();
+  if (trace_)
+    std::fprintf(stderr, "[warpforge] launch %s <<<(%u,%u,%u),(%u,%u,%u),%llu>>>: %llu warp insts, %llu cycles\n",
+                 fn.name.c_str(), grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                 (unsigned long long)sharedDynamic, (unsigned long long)r.warpInsts,
+                 (unsigned long long)r.cycles);
+  if (r.fault) {
+    // As on a GPU, the launch itself succeeds; the fault is sticky and the next synchronizing
+    // call returns it (launch-resource failures are reported by the launch, not sticky).
+    Error e = reportFault(fn, *r.fault, grid, block);
+    return r.fault->kind == FaultKind::InvalidLaunch ? e : Error::cudaSuccess;
+  }
+  return Error::cudaSuccess;
+}
+
+// --- memory ---
+
+Error Runtime::malloc(uint64_t bytes, uint64_t &address) {
+  if (Error e = ensureDevice(); e != Error::cudaSuccess)
+    return e;
+  address = 0;
+  if (bytes == 0)
+    return Error::cudaSuccess;
+  address = device_->allocate(bytes, 256);
+  if (!address)
+    return Error::cudaErrorMemoryAllocation;
+  std::lock_guard lock(mutex_);
+  deviceAllocs_[address] = bytes;
+  return Error::cudaSuccess;
+}
+
+Error Runtime::free(uint64_t address) {
+  if (address == 0)
+    return Error::cudaSuccess;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = deviceAllocs_.find(address);
+    if (it == deviceAllocs_.end())
+      return Error::cudaErrorInvalidValue;
+    deviceAllocs_.erase(it);
+  }
+  device_->free(address);
+  return Error::cudaSuccess;
+}
+
+bool Runtime::isDevice(uint64_t address, uint64_t bytes) const {
+  if (!device_)
+    return false;
+  const DeviceInfo &info = device_->info();
+  return address >= info.memBase && address - info.memBase < info.memSize &&
+         bytes <= info.memSize - (address - info.memBase);
+}
+
+uint64_t Runtime::liveDeviceBytes() const {
+  uint64_t total = 0;
+  for (auto &[b, s] : deviceAllocs_)
+    total += (s + 255) / 256 * 256;
+  return total;
+}
+
+Error Runtime::hostAlloc(uint64_t bytes, unsigned flags, void **ptr) {
+  if (Error e = ensureDevice(); e != Error::cudaSuccess)
+    return e;
+  uint64_t size = bytes ? bytes : 1;
+  uint64_t dev = device_->allocate(size, 4096);
+  void *host = dev ? device_->hostWindow(dev, size) : nullptr;
+  if (!host) {
+    if (dev)
+      device_->free(dev);
+    dev = 0;
+    host = std::calloc(1, size);
+    if (!host)
+      return Error::cudaErrorMemoryAllocation;
+  }
+  std::lock_guard lock(mutex_);
+  hostAllocs_[reinterpret_cast<uintptr_t>(host)] = HostAllocation{size, dev, flags};
+  *ptr = host;
+  return Error::cudaSuccess;
+}
+
+Error Runtime::hostFree(void *ptr) {
+  if (!ptr)
+    return Error::cudaSuccess;
+  HostAllocation a;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = hostAllocs_.find(reinterpret_cast<uintptr_t>(ptr));
+    if (it == hostAllocs_.end())
+      return Error::cudaErrorInvalidValue;
+    a = it->second;
+    hostAllocs_.erase(it);
+  }
+  if (a.device)
+    device_->free(a.device);
+  else
+    std::free(ptr);
+  return Error::cudaSuccess;
+}
+
+std::optional<HostAllocation> Runtime::findHost(const void *ptr, uint64_t *base) const {
+  auto p = reinterpret_cast<uintptr_t>(ptr);
+  auto it = hostAllocs_.upper_bound(p);
+  if (it == hostAllocs_.begin())
+    return std::nullopt;
+  --it;
+  if (p - it->first >= it->second.size)
+    return std::nullopt;
+  if (base)
+    *base = it->first;
+  return it->second;
+}
+
+uint64_t Runtime::hostToDevice(const void *ptr, uint64_t *sizeLeft) {
+  std::lock_guard lock(mutex_);
+  uint64_t base = 0;
+  auto a = findHost(ptr, &base);
+  if (!a || !a->device)
+    return 0;
+  uint64_t off = reinterpret_cast<uintptr_t>(ptr) - base;
+  if (sizeLeft)
+    *sizeLeft = a->size - off;
+  return a->device + off;
+}
+
+void *Runtime::deviceToHost(uint64_t address, uint64_t bytes) {
+  return device_ ? device_->hostWindow(address, bytes) : nullptr;
+}
+
+void Runtime::reset() {
+  std::lock_guard lock(mutex_);
+  if (device_) {
+    device_->synchronize();
+    device_->reset();
+  }
+  deviceAllocs_.clear();
+  for (auto &[p, a] : hostAllocs_)
+    if (!a.device)
+      std::free(reinterpret_cast<void *>(p));
+  hostAllocs_.clear();
+  rtbuf_ = 0;
+  for (auto &m : modules_) {
+    m->loaded = false;
+    m->loadError = Error::cudaSuccess;
+    m->deviceBase = 0;
+  }
+  sticky_ = Error::cudaSuccess;
+  tLastError = Error::cudaSuccess;
+}
+
+} // namespace wf::rt

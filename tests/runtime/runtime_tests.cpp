@@ -1,0 +1,154 @@
+// Unit tests of the runtime's common layer: allocator, error codes, fatbinary parser.
+#include "warpforge/runtime/allocator.h"
+#include "warpforge/runtime/fatbin.h"
+#include "warpforge/runtime/runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+using namespace wf::rt;
+
+TEST(Allocator, FirstFitAlignedAndTracked) {
+  Allocator a(0x100000000ull, 1 << 20);
+  uint64_t p = a.allocate(100);
+  uint64_t q = a.allocate(1000);
+  ASSERT_NE(p, 0u);
+  ASSERT_NE(q, 0u);
+  EXPECT_EQ(p % 256, 0u);
+  EXPECT_EQ(q % 256, 0u);
+  EXPECT_GE(q, p + 100);
+  auto r = a.find(q + 999);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->base, q);
+  EXPECT_EQ(r->requested, 1000u);
+  EXPECT_FALSE(a.find(q + 1024)); // past the rounded range
+  EXPECT_EQ(a.liveCount(), 2u);
+}
+
+TEST(Allocator, BadAndDoubleFree) {
+  Allocator a(0x1000, 4096);
+  uint64_t p = a.allocate(256);
+  EXPECT_FALSE(a.free(p + 8));
+  EXPECT_TRUE(a.free(p));
+  EXPECT_FALSE(a.free(p));
+  EXPECT_FALSE(a.free(0xdead00));
+}
+
+TEST(Allocator, CoalescesAndReusesFreedSpace) {
+  Allocator a(0x10000, 4 * 256);
+  uint64_t b[4];
+  for (auto &x : b)
+    ASSERT_NE(x = a.allocate(256), 0u);
+  EXPECT_EQ(a.allocate(1), 0u); // full
+  EXPECT_TRUE(a.free(b[1]));
+  EXPECT_TRUE(a.free(b[2]));
+  EXPECT_EQ(a.allocate(512), b[1]); // the two neighbours merged
+  EXPECT_TRUE(a.free(b[0]));
+  EXPECT_TRUE(a.free(b[3]));
+  EXPECT_TRUE(a.free(b[1]));
+  EXPECT_EQ(a.freeBytes(), 4u * 256);
+  EXPECT_EQ(a.allocate(1024), 0x10000u);
+}
+
+TEST(Allocator, HonoursLargerAlignment) {
+  Allocator a(0x10100, 1 << 16);
+  uint64_t p = a.allocate(10, 4096);
+  EXPECT_EQ(p % 4096, 0u);
+  EXPECT_EQ(a.allocate(10, 384), 0u); // not a power of two
+}
+
+TEST(Errors, NumericValuesAreNvidias) {
+  EXPECT_EQ(int(Error::cudaSuccess), 0);
+  EXPECT_EQ(int(Error::cudaErrorInvalidValue), 1);
+  EXPECT_EQ(int(Error::cudaErrorMemoryAllocation), 2);
+  EXPECT_EQ(int(Error::cudaErrorInvalidConfiguration), 9);
+  EXPECT_EQ(int(Error::cudaErrorInvalidDeviceFunction), 98);
+  EXPECT_EQ(int(Error::cudaErrorNoKernelImageForDevice), 209);
+  EXPECT_EQ(int(Error::cudaErrorIllegalAddress), 700);
+  EXPECT_EQ(int(Error::cudaErrorLaunchOutOfResources), 701);
+  EXPECT_EQ(int(Error::cudaErrorLaunchTimeout), 702);
+  EXPECT_EQ(int(Error::cudaErrorAssert), 710);
+  EXPECT_EQ(int(Error::cudaErrorIllegalInstruction), 715);
+  EXPECT_EQ(int(Error::cudaErrorMisalignedAddress), 716);
+  EXPECT_EQ(int(Error::cudaErrorLaunchFailure), 719);
+  EXPECT_EQ(int(Error::cudaErrorNotSupported), 801);
+}
+
+TEST(Errors, NamesAndStrings) {
+  EXPECT_STREQ(errorName(700), "cudaErrorIllegalAddress");
+  EXPECT_STREQ(errorString(0), "no error");
+  EXPECT_STREQ(errorString(1), "invalid argument");
+  EXPECT_STREQ(errorString(710), "device-side assert triggered");
+  EXPECT_STREQ(errorString(123456), "unrecognized error code");
+  EXPECT_STRNE(errorString(222), ""); // every known code has a text
+}
+
+static std::vector<uint8_t> bytes(const std::string &s) { return {s.begin(), s.end()}; }
+
+class Fatbin : public testing::TestWithParam<bool> {};
+
+TEST_P(Fatbin, RoundTripPtxAndElf) {
+  bool compress = GetParam();
+  std::string ptx = ".version 8.0\n.target sm_80\n.address_size 64\n// " + std::string(500, 'x');
+  fatbin::Entry elf{fatbin::kKindElf, 80, 0, false, bytes("\x7f" "ELF fake cubin")};
+  fatbin::Entry p70{fatbin::kKindPtx, 70, 0, false, bytes(".version 7.0 old")};
+  fatbin::Entry p80{fatbin::kKindPtx, 80, 0, false, bytes(ptx)};
+  std::vector<uint8_t> blob = fatbin::build({elf, p70, p80}, compress);
+  fatbin::Wrapper w{fatbin::kWrapperMagic, 1, blob.data(), nullptr};
+  fatbin::Parsed parsed;
+  std::string error;
+  ASSERT_TRUE(fatbin::parseWrapper(&w, parsed, error)) << error;
+  ASSERT_EQ(parsed.entries.size(), 3u);
+  EXPECT_EQ(parsed.entries[0].kind, fatbin::kKindElf);
+  EXPECT_EQ(parsed.entries[1].compressed, compress);
+  const fatbin::Entry *best = parsed.bestPtx();
+  ASSERT_NE(best, nullptr);
+  EXPECT_EQ(best->arch, 80u);
+  EXPECT_EQ(std::string(best->payload.begin(), best->payload.end()), ptx);
+  EXPECT_EQ(parsed.elfArchs(), "sm_80");
+}
+INSTANTIATE_TEST_SUITE_P(CompressedOrNot, Fatbin, testing::Bool());
+
+TEST(FatbinErrors, RejectsMalformed) {
+  fatbin::Parsed parsed;
+  std::string error;
+  uint8_t junk[32] = {1, 2, 3};
+  EXPECT_FALSE(fatbin::parse(junk, sizeof junk, parsed, error));
+  std::vector<uint8_t> blob = fatbin::build({{fatbin::kKindPtx, 80, 0, false, bytes("ptx")}}, true);
+  blob.resize(blob.size() - 8); // truncated
+  EXPECT_FALSE(fatbin::parse(blob.data(), blob.size(), parsed, error));
+  blob = fatbin::build({{fatbin::kKindPtx, 80, 0, false, bytes("ptx text")}}, true);
+  blob[16 + 64] ^= 0xff; // corrupt the zstd frame magic
+  fatbin::Parsed p2;
+  EXPECT_FALSE(fatbin::parse(blob.data(), blob.size(), p2, error));
+  EXPECT_NE(error.find("zstd"), std::string::npos);
+}
+
+TEST(FatbinErrors, NoPtxIsReported) {
+  std::vector<uint8_t> blob = fatbin::build({{fatbin::kKindElf, 90, 0, false, bytes("cubin")}}, false);
+  fatbin::Parsed parsed;
+  std::string error;
+  ASSERT_TRUE(fatbin::parse(blob.data(), blob.size(), parsed, error));
+  EXPECT_EQ(parsed.bestPtx(), nullptr);
+  EXPECT_EQ(parsed.elfArchs(), "sm_90");
+}
+
+TEST(DeviceSelection, UnknownKindsAndConfigsAreClearErrors) {
+  std::string error;
+  EXPECT_FALSE(openDevice("rtl", "default", error));
+  EXPECT_NE(error.find("not available"), std::string::npos);
+  EXPECT_FALSE(openDevice("func", "nope", error));
+  EXPECT_NE(error.find("tiny"), std::string::npos);
+  auto d = openDevice("func", "tiny", error);
+  ASSERT_TRUE(d);
+  uint64_t a = d->allocate(64);
+  ASSERT_NE(a, 0u);
+  uint32_t v = 0x12345678, r = 0;
+  EXPECT_TRUE(d->write(a, &v, 4));
+  EXPECT_TRUE(d->read(a, &r, 4));
+  EXPECT_EQ(r, v);
+  EXPECT_TRUE(d->free(a));
+  EXPECT_FALSE(d->free(a));
+}
