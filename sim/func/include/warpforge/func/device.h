@@ -23,19 +23,19 @@ struct Dim3 {
 
 /// Everything the command processor needs to run one grid.
 struct LaunchDesc {
-  std::string kernelName;       ///< for fault reports and traces
-  uint64_t codeBase = 0;        ///< global address of the code segment (PC 0)
-  uint32_t codeSize = 0;        ///< bytes of code; fetching outside is an illegal instruction
-  uint32_t entryPc = 0;         ///< byte offset of the kernel's first instruction
+  std::string kernelName; ///< for fault reports and traces
+  uint64_t codeBase = 0;  ///< global address of the code segment (PC 0)
+  uint32_t codeSize = 0;  ///< bytes of code; fetching outside is an illegal instruction
+  uint32_t entryPc = 0;   ///< byte offset of the kernel's first instruction
   Dim3 grid, block;
-  uint32_t regsPerThread = 0;   ///< registers allocated per thread (R0..R{n-1})
-  uint32_t sharedStatic = 0;    ///< bytes of static shared memory
-  uint32_t sharedDynamic = 0;   ///< bytes of dynamic shared memory
-  uint32_t localBytes = 0;      ///< local memory (stack) bytes per thread
-  uint64_t constBase = 0;       ///< global address of the module's constant segment
+  uint32_t regsPerThread = 0; ///< registers allocated per thread (R0..R{n-1})
+  uint32_t sharedStatic = 0;  ///< bytes of static shared memory
+  uint32_t sharedDynamic = 0; ///< bytes of dynamic shared memory
+  uint32_t localBytes = 0;    ///< local memory (stack) bytes per thread
+  uint64_t constBase = 0;     ///< global address of the module's constant segment
   uint32_t constSize = 0;
-  std::vector<uint8_t> params;  ///< the parameter buffer (LDP space)
-  uint64_t rtbuf = 0;           ///< global address of the runtime area (SR_RTBUF)
+  std::vector<uint8_t> params; ///< the parameter buffer (LDP space)
+  uint64_t rtbuf = 0;          ///< global address of the runtime area (SR_RTBUF)
   uint64_t gridId = 0;
 };
 
@@ -50,6 +50,7 @@ enum class FaultKind : uint8_t {
   BarrierDeadlock,
   Watchdog,
   ReadOnlyWrite,
+  InvalidLaunch, ///< the launch itself is impossible (resources, code segment); nothing ran
 };
 
 const char *faultKindName(FaultKind kind);
@@ -70,9 +71,13 @@ struct Fault {
 };
 
 struct RunOptions {
-  uint64_t watchdogWarpInsts = 1ull << 32; ///< fault when the launch executes more warp instructions
-  unsigned hostThreads = 1;                ///< host threads running independent blocks
-  std::ostream *trace = nullptr;           ///< commit trace, one line per warp instruction
+  /// Fault when the launch executes more warp instructions than this.
+  uint64_t watchdogWarpInsts = 1ull << 32;
+  /// Host threads running the cores (each host thread owns every hostThreads-th core; more than
+  /// `cores` are not used). Tracing forces one.
+  unsigned hostThreads = 1;
+  /// Commit trace, one line per warp instruction (format: docs/commit-trace.md).
+  std::ostream *trace = nullptr;
 };
 
 struct LaunchResult {
@@ -80,6 +85,7 @@ struct LaunchResult {
   uint64_t warpInsts = 0;   ///< warp instructions executed
   uint64_t threadInsts = 0; ///< thread instructions executed (active lanes summed)
   uint64_t cycles = 0;      ///< the device cycle counter advanced by this launch
+  uint64_t blocks = 0;      ///< blocks that ran to completion
 };
 
 /// Device (global) memory: `globalMemMib` of zeroed bytes at isa::kGlobalBase.
@@ -99,6 +105,7 @@ public:
   bool fill(uint64_t addr, uint8_t value, uint64_t bytes);
   /// Raw host pointer to device byte `addr` (must be inside).
   uint8_t *host(uint64_t addr);
+  const uint8_t *host(uint64_t addr) const;
 
 private:
   uint8_t *data_;

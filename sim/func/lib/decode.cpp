@@ -1,0 +1,314 @@
+//===- decode.cpp - Pre-decoding the code segment ------------------------------===//
+
+#include "decode.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace wf::func {
+
+using isa::Opcode;
+namespace fld = isa::fields;
+
+namespace {
+
+/// How an instruction uses one of its four register fields.
+struct RegUse {
+  bool used = false;
+  bool dest = false;
+  uint8_t width = 1; ///< registers: 1, a pair (2) or a quad (4)
+};
+
+enum RegField { kRd, kRa, kRb, kRc };
+
+int regFieldOf(std::string_view name) {
+  if (name == "rd")
+    return kRd;
+  if (name == "ra" || name == "addr")
+    return kRa;
+  if (name == "rb")
+    return kRb;
+  if (name == "rc")
+    return kRc;
+  return -1;
+}
+
+bool isStore(Opcode op) {
+  return op == Opcode::STG || op == Opcode::STS || op == Opcode::STL || op == Opcode::ST;
+}
+
+bool is64(isa::ITy ty) { return ty == isa::ITy::S64 || ty == isa::ITy::U64; }
+bool is64(isa::IntType ty) { return ty == isa::IntType::S64 || ty == isa::IntType::U64; }
+bool is64(isa::AtomType ty) {
+  return ty == isa::AtomType::U64 || ty == isa::AtomType::S64 || ty == isa::AtomType::F64;
+}
+
+/// Whether ATOM supports operation `fn` on type `ty` (PTX atom's combinations).
+bool atomSupported(isa::AtomOp fn, isa::AtomType ty) {
+  using isa::AtomOp;
+  using isa::AtomType;
+  bool isFloat = ty == AtomType::F32 || ty == AtomType::F64;
+  switch (fn) {
+  case AtomOp::ADD:
+  case AtomOp::EXCH:
+  case AtomOp::CAS:
+    return true;
+  case AtomOp::INC:
+  case AtomOp::DEC:
+    return ty == AtomType::U32;
+  default: // MIN MAX AND OR XOR
+    return !isFloat;
+  }
+}
+
+/// Adjusts register widths that modifiers decide (64-bit types, access sizes, spaces).
+/// Returns an error message, or an empty string.
+std::string applyWidths(Opcode op, uint64_t w, std::array<RegUse, 4> &use, DecodedInst &in) {
+  auto get = [w](isa::Field f) { return isa::getField(w, f); };
+  switch (op) {
+  case Opcode::LDG:
+  case Opcode::STG:
+  case Opcode::LDS:
+  case Opcode::STS:
+  case Opcode::LDL:
+  case Opcode::STL:
+  case Opcode::LDC:
+  case Opcode::LDP:
+  case Opcode::LD:
+  case Opcode::ST: {
+    // All loads and stores share the size field position.
+    static_assert(fld::LDG::size.lo == fld::ST::size.lo && fld::LDG::size.lo == fld::LDP::size.lo);
+    unsigned bytes = memSizeBytes(isa::MemSize(get(fld::LDG::size)));
+    in.memBytes = uint8_t(bytes);
+    use[kRd].width = uint8_t(bytes <= 4 ? 1 : bytes / 4);
+    break;
+  }
+  case Opcode::ISETP:
+    if (is64(isa::ITy(get(fld::ISETP::ty))))
+      use[kRa].width = use[kRb].width = 2;
+    break;
+  case Opcode::IDIV:
+  case Opcode::IREM:
+    static_assert(fld::IDIV::ty.lo == fld::IREM::ty.lo);
+    if (is64(isa::ITy(get(fld::IDIV::ty))))
+      use[kRd].width = use[kRa].width = use[kRb].width = 2;
+    break;
+  case Opcode::F2F:
+    if (isa::FltType(get(fld::F2F::dst)) == isa::FltType::F64)
+      use[kRd].width = 2;
+    if (isa::FltType(get(fld::F2F::src)) == isa::FltType::F64)
+      use[kRa].width = 2;
+    break;
+  case Opcode::F2I:
+    if (is64(isa::IntType(get(fld::F2I::dst))))
+      use[kRd].width = 2;
+    if (isa::FltType(get(fld::F2I::src)) == isa::FltType::F64)
+      use[kRa].width = 2;
+    break;
+  case Opcode::I2F:
+    if (isa::FltType(get(fld::I2F::dst)) == isa::FltType::F64)
+      use[kRd].width = 2;
+    if (is64(isa::IntType(get(fld::I2F::src))))
+      use[kRa].width = 2;
+    break;
+  case Opcode::I2I:
+    if (is64(isa::IntType(get(fld::I2I::dst))))
+      use[kRd].width = 2;
+    if (is64(isa::IntType(get(fld::I2I::src))))
+      use[kRa].width = 2;
+    break;
+  case Opcode::S2R: {
+    unsigned sr = unsigned(get(fld::S2R::sr));
+    if (sr >= isa::kNumSRegs)
+      return fmt::format("invalid special register {}", sr);
+    use[kRd].width = uint8_t(isa::kSRegs[sr].width / 32);
+    break;
+  }
+  case Opcode::CVTA: {
+    bool global = isa::Space(get(fld::CVTA::space)) == isa::Space::GLOBAL;
+    // Generic addresses are pairs; window offsets are 32-bit; global addresses are pairs too.
+    if (isa::CvtaDir(get(fld::CVTA::dir)) == isa::CvtaDir::TOGEN) {
+      use[kRd].width = 2;
+      use[kRa].width = global ? 2 : 1;
+    } else {
+      use[kRa].width = 2;
+      use[kRd].width = global ? 2 : 1;
+    }
+    break;
+  }
+  case Opcode::ATOM: {
+    auto fn = isa::AtomOp(get(fld::ATOM::fn));
+    auto ty = isa::AtomType(get(fld::ATOM::ty));
+    if (!atomSupported(fn, ty))
+      return fmt::format("ATOM.{}.{} is not a supported combination",
+                         isa::kEnums[size_t(isa::EnumId::AtomOp)].values[size_t(fn)],
+                         isa::kEnums[size_t(isa::EnumId::AtomType)].values[size_t(ty)]);
+    auto space = isa::AtomSpace(get(fld::ATOM::space));
+    use[kRa].width = space == isa::AtomSpace::SHARED ? 1 : 2;
+    uint8_t width = is64(ty) ? 2 : 1;
+    use[kRd].width = use[kRb].width = use[kRc].width = width;
+    in.memBytes = uint8_t(width * 4);
+    break;
+  }
+  case Opcode::MATCH:
+    if (isa::Width(get(fld::MATCH::ty)) == isa::Width::B64)
+      use[kRa].width = 2;
+    break;
+  case Opcode::TEX:
+    use[kRd].width = 4;
+    break;
+  default:
+    break;
+  }
+  return {};
+}
+
+/// Decodes one instruction word at byte offset `pc`; returns an error message or "".
+std::string decodeOne(uint64_t w, uint32_t pc, const Program &prog, DecodedInst &in) {
+  in.word = w;
+  unsigned opValue = unsigned(isa::getField(w, isa::FormatR::op));
+  const isa::OpInfo &info = isa::kOps[opValue];
+  if (!info.valid)
+    return fmt::format("invalid opcode 0x{:02x}", opValue);
+  auto op = Opcode(opValue);
+
+  for (unsigned i = 0; i < info.numMods; ++i) {
+    const isa::ModInfo &mod = info.mods[i];
+    if (mod.enumId == isa::EnumId::None)
+      continue;
+    const isa::EnumInfo &e = isa::kEnums[size_t(mod.enumId)];
+    uint64_t value = isa::getField(w, mod.field);
+    if (value >= e.count)
+      return fmt::format("invalid {}.{} value {}", info.name, mod.name, value);
+  }
+
+  unsigned pg = unsigned(isa::getField(w, isa::FormatR::pg));
+  in.guard = uint8_t(pg);
+  in.guardXor = isa::getField(w, isa::FormatR::pgn) ? ~0u : 0u;
+
+  std::array<RegUse, 4> use{};
+  for (unsigned i = 0; i < info.numOperands; ++i) {
+    const isa::OperandInfo &opd = info.operands[i];
+    uint64_t value = isa::getField(w, opd.field);
+    switch (opd.kind) {
+    case isa::OperandKind::R:
+    case isa::OperandKind::R64:
+    case isa::OperandKind::ADDR:
+    case isa::OperandKind::ADDR64: {
+      int f = regFieldOf(opd.name);
+      if (f < 0)
+        return fmt::format("decoder does not know register operand '{}'", opd.name);
+      use[f].used = true;
+      use[f].dest = f == kRd && !isStore(op);
+      use[f].width =
+          (opd.kind == isa::OperandKind::R64 || opd.kind == isa::OperandKind::ADDR64) ? 2 : 1;
+      if (opd.imm.width != 0)
+        in.imm = uint32_t(isa::getField(w, opd.imm));
+      break;
+    }
+    case isa::OperandKind::P: {
+      in.pd = uint8_t(value == isa::kTruePred ? kPredDiscard : value);
+      in.writesPred = value != isa::kTruePred;
+      break;
+    }
+    case isa::OperandKind::PN: {
+      uint8_t slot = uint8_t(value & 15);
+      uint32_t negate = (value >> 4) & 1 ? ~0u : 0u;
+      if (opd.name == "pa") {
+        in.pa = slot;
+        in.paXor = negate;
+      } else if (opd.name == "pb") {
+        in.pb = slot;
+        in.pbXor = negate;
+      } else { // pc, pci
+        in.pc = slot;
+        in.pcXor = negate;
+      }
+      break;
+    }
+    case isa::OperandKind::REL: {
+      uint32_t target = pc + isa::kInstBytes + uint32_t(value);
+      in.imm = target;
+      in.badTarget = (target % isa::kInstBytes) != 0 || target >= prog.codeSize;
+      break;
+    }
+    case isa::OperandKind::I32:
+    case isa::OperandKind::U32:
+    case isa::OperandKind::F32:
+      in.imm = uint32_t(value);
+      break;
+    default: // B, U4, U8, SR: read through isa::fields by the executor
+      break;
+    }
+  }
+
+  if (std::string err = applyWidths(op, w, use, in); !err.empty())
+    return err;
+
+  static constexpr isa::Field kRegFields[4] = {isa::FormatR::rd, isa::FormatR::ra, isa::FormatR::rb,
+                                               isa::FormatR::rc};
+  uint16_t *rows[4] = {&in.rd, &in.ra, &in.rb, &in.rc};
+  for (unsigned f = 0; f < 4; ++f) {
+    *rows[f] = prog.zeroRow;
+    if (!use[f].used)
+      continue;
+    unsigned reg = unsigned(isa::getField(w, kRegFields[f]));
+    unsigned width = use[f].width;
+    if (reg == isa::kZeroReg) {
+      *rows[f] = use[f].dest ? prog.discardRow : prog.zeroRow;
+      continue;
+    }
+    if (reg % width != 0)
+      return fmt::format("misaligned register {} R{}", width == 2 ? "pair" : "quad", reg);
+    if (reg + width > prog.regsPerThread)
+      return fmt::format("register R{} is beyond the {} registers allocated", reg + width - 1,
+                         prog.regsPerThread);
+    *rows[f] = uint16_t(reg);
+  }
+  bool rdWritten = use[kRd].used && use[kRd].dest && in.rd != prog.discardRow;
+  // BAR writes rd when the barrier releases, not when the instruction issues.
+  if (op == Opcode::BAR)
+    rdWritten = false;
+  in.dstWidth = rdWritten ? use[kRd].width : 0;
+  in.op = uint8_t(opValue);
+  return {};
+}
+
+} // namespace
+
+Program decodeProgram(const uint8_t *code, uint32_t codeSize, uint32_t regsPerThread) {
+  Program prog;
+  prog.codeSize = codeSize;
+  prog.regsPerThread = regsPerThread;
+  prog.zeroRow = uint16_t(regsPerThread);
+  prog.discardRow = uint16_t(regsPerThread + 4);
+  prog.rows = regsPerThread + kExtraRows;
+  prog.messages.emplace_back(); // index 0: no message
+  uint32_t count = codeSize / isa::kInstBytes;
+  prog.insts.resize(count + 1);
+  for (uint32_t i = 0; i < count; ++i) {
+    uint64_t word;
+    std::memcpy(&word, code + uint64_t(i) * isa::kInstBytes, sizeof word); // little-endian host
+    DecodedInst &in = prog.insts[i];
+    std::string err = decodeOne(word, i * isa::kInstBytes, prog, in);
+    if (!err.empty()) {
+      in = DecodedInst{};
+      in.word = word;
+      in.op = kIllegalOp;
+      // Code segments full of data could run out of message numbers: the last one is shared.
+      if (prog.messages.size() < 0xfffe)
+        prog.messages.push_back(std::move(err));
+      else
+        prog.messages.back() = "illegal instruction";
+      in.message = uint16_t(prog.messages.size() - 1);
+    }
+  }
+  DecodedInst &end = prog.insts[count];
+  end.op = kIllegalOp;
+  end.message = uint16_t(prog.messages.size());
+  prog.messages.push_back("execution ran past the end of the code segment");
+  return prog;
+}
+
+} // namespace wf::func
