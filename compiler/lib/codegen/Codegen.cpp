@@ -9,7 +9,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 
 namespace wf::codegen {
@@ -59,6 +61,94 @@ void writeInit(const ptx::Module &M, const ptx::Variable &V, wfx::Segment Seg,
     uint64_t Bits = IE.value;
     std::memcpy(&Image[At], &Bits, ES);
   }
+}
+
+Error withFile(Error E, const ptx::Module &M) {
+  if (E.loc.file.empty())
+    E.loc.file = M.fileName;
+  return E;
+}
+
+/// Runs the back end on every function, callees before callers. Convergence barriers (and the
+/// BSYNC wait state) belong to the warp, not to a thread: when part of a warp calls a function,
+/// other thread groups of the warp may be parked at BSYNCs of the caller (or of its callers), and
+/// a callee that reused those barrier registers would overwrite their masks and, at its own BSYNC,
+/// release the parked groups early (a save/restore in the callee then reinstates a stale mask:
+/// barrier deadlock). With Partition, each function allocates barriers above the ranges of all
+/// the functions it may call (an indirect call may call any device function), so the ranges along
+/// every call chain are disjoint; only recursive functions (a cycle of the call graph) share a
+/// range, and they save and restore it. Without Partition, every function uses B0.. and device
+/// functions save and restore theirs.
+Status<> runBackendModule(WModule &W, const CodegenOptions &Opts, bool Partition) {
+  size_t N = W.functions.size();
+  std::vector<std::vector<uint32_t>> Callees(N);
+  for (size_t FI = 0; FI < N; ++FI)
+    for (const Block &B : W.functions[FI].blocks)
+      for (const Inst &I : B.insts) {
+        if (I.op == isa::Opcode::CALL && I.ops[1].kind == OpndKind::Func)
+          Callees[FI].push_back(I.ops[1].target);
+        else if (I.op == isa::Opcode::CALLR)
+          for (uint32_t G = 0; G < N; ++G)
+            if (!W.functions[G].isKernel)
+              Callees[FI].push_back(G);
+      }
+  // Tarjan's strongly connected components: each is emitted after all the ones it reaches.
+  std::vector<int> Index(N, -1), Low(N, 0);
+  std::vector<bool> OnStack(N, false);
+  std::vector<uint32_t> Stack;
+  std::vector<std::vector<uint32_t>> Sccs;
+  int Counter = 0;
+  std::function<void(uint32_t)> Visit = [&](uint32_t V) {
+    Index[V] = Low[V] = Counter++;
+    Stack.push_back(V);
+    OnStack[V] = true;
+    for (uint32_t C : Callees[V]) {
+      if (C >= N)
+        continue;
+      if (Index[C] < 0) {
+        Visit(C);
+        Low[V] = std::min(Low[V], Low[C]);
+      } else if (OnStack[C]) {
+        Low[V] = std::min(Low[V], Index[C]);
+      }
+    }
+    if (Low[V] == Index[V]) {
+      Sccs.emplace_back();
+      uint32_t X;
+      do {
+        X = Stack.back();
+        Stack.pop_back();
+        OnStack[X] = false;
+        Sccs.back().push_back(X);
+      } while (X != V);
+    }
+  };
+  for (uint32_t V = 0; V < N; ++V)
+    if (Index[V] < 0)
+      Visit(V);
+  std::vector<uint32_t> Top(N, 0); // one past the highest barrier a function (and callees) use
+  for (const auto &Scc : Sccs) {
+    bool Recursive = Scc.size() > 1;
+    uint32_t Base = 0;
+    for (uint32_t F : Scc)
+      for (uint32_t C : Callees[F]) {
+        if (C == F)
+          Recursive = true;
+        if (C < N && std::find(Scc.begin(), Scc.end(), C) == Scc.end())
+          Base = std::max(Base, Top[C]);
+      }
+    for (uint32_t FI : Scc) {
+      Function &F = W.functions[FI];
+      F.barrierBase = Partition ? Base : 0;
+      F.saveBarriers = !F.isKernel && (!Partition || Recursive);
+      if (auto S = runBackend(F, Opts); !S)
+        return S;
+    }
+    for (uint32_t FI : Scc)
+      for (uint32_t G : Scc)
+        Top[FI] = std::max({Top[FI], Base, W.functions[G].numBarriers});
+  }
+  return {};
 }
 
 } // namespace
@@ -147,13 +237,17 @@ Expected<wfx::Module> compilePtx(const ptx::Module &M, const CodegenOptions &Opt
   auto WM = lowerModule(M, Opts);
   if (!WM)
     return WM.error();
-  for (Function &F : WM->functions)
-    if (auto S = runBackend(F, Opts); !S) {
-      Error E = S.error();
-      if (E.loc.file.empty())
-        E.loc.file = M.fileName;
-      return E;
-    }
+  if (auto S = runBackendModule(*WM, Opts, /*Partition=*/true); !S) {
+    // Too many barriers for disjoint ranges along some call chain: fall back to one shared
+    // range with callee-saved barriers (correct when calls are made by whole warps).
+    if (S.error().message.find("convergence barriers") == std::string::npos)
+      return withFile(S.error(), M);
+    WM = lowerModule(M, Opts);
+    if (!WM)
+      return WM.error();
+    if (auto S2 = runBackendModule(*WM, Opts, /*Partition=*/false); !S2)
+      return withFile(S2.error(), M);
+  }
 
   wfx::Module Out;
   Out.files.push_back(M.fileName.empty() ? "<input>" : M.fileName);

@@ -31,16 +31,40 @@ Status<> insertReconvergence(Function &F) {
     }
     return D;
   };
-  std::map<uint32_t, std::vector<std::pair<unsigned, uint32_t>>> Syncs; // P -> (depth, barrier)
+  // Divergent branch blocks that reconverge somewhere.
+  std::vector<bool> Branches(F.blocks.size(), false);
   for (uint32_t B = 0; B < F.blocks.size(); ++B) {
-    Block &Blk = F.blocks[B];
-    if (Blk.succs.size() < 2)
+    if (F.blocks[B].succs.size() < 2)
       continue;
     if (B < Idom.size() && Idom[B] == kVirtualExit && B != 0)
       continue; // unreachable
-    uint32_t P = Ipdom[B];
-    if (P == kVirtualExit)
+    if (Ipdom[B] == kVirtualExit)
       continue; // the paths never meet again: threads end separately
+    Branches[B] = true;
+  }
+  // A branch dominated by another branch that reconverges at the same block needs no barrier of
+  // its own: every thread that reaches it is in the outer barrier's mask and waits at the same
+  // BSYNC. (A chain of compares for a switch, `a && b`, several breaks out of one loop.) This
+  // keeps the number of barriers live at once down to the nesting depth of reconvergence points.
+  auto Redundant = [&](uint32_t B) {
+    uint32_t P = Ipdom[B];
+    unsigned Steps = 0;
+    for (uint32_t A = B; A != 0 && A < Idom.size() && Steps < 100000; ++Steps) {
+      uint32_t Up = Idom[A];
+      if (Up == kVirtualExit || Up == A || Up >= F.blocks.size())
+        break;
+      if (Branches[Up] && Ipdom[Up] == P)
+        return true;
+      A = Up;
+    }
+    return false;
+  };
+  std::map<uint32_t, std::vector<std::pair<unsigned, uint32_t>>> Syncs; // P -> (depth, barrier)
+  for (uint32_t B = 0; B < F.blocks.size(); ++B) {
+    Block &Blk = F.blocks[B];
+    if (!Branches[B] || Redundant(B))
+      continue;
+    uint32_t P = Ipdom[B];
     // Position: before the trailing branch instructions.
     size_t Pos = Blk.insts.size();
     while (Pos > 0) {

@@ -142,13 +142,14 @@ Status<> allocateRegisters(Function &F, uint32_t MaxRegs) {
       RegClass C = F.regClass(V);
       if (C == RegClass::Pred || C == RegClass::Barrier) {
         auto &Own = C == RegClass::Pred ? PredOwner : BarOwner;
-        uint32_t R = 0;
+        uint32_t First = C == RegClass::Pred ? 0 : std::min<uint32_t>(F.barrierBase, Own.size());
+        uint32_t R = First;
         while (R < Own.size() && Own[R] != ~0u)
           ++R;
         if (R == Own.size())
           return Error(fmt::format("{}: more than {} {} live at once (spilling them is not "
                                    "implemented)",
-                                   F.name, Own.size(),
+                                   F.name, Own.size() - First,
                                    C == RegClass::Pred ? "predicates" : "convergence barriers"));
         Own[R] = V;
         Assign[V] = R;
@@ -324,7 +325,7 @@ Status<> allocateRegisters(Function &F, uint32_t MaxRegs) {
   for (uint32_t V = 0; V < F.vregs.size(); ++V)
     if (Assign[V] == ~0u) {
       RegClass C = F.regClass(V);
-      Assign[V] = (C == RegClass::Pred || C == RegClass::Barrier) ? 0 : 4;
+      Assign[V] = C == RegClass::Pred ? 0 : C == RegClass::Barrier ? F.barrierBase % 16 : 4;
     }
   for (Block &B : F.blocks)
     for (Inst &I : B.insts) {
@@ -347,7 +348,7 @@ Status<> allocateRegisters(Function &F, uint32_t MaxRegs) {
   Fr.saveBase = Fr.spillBase + Fr.spillSize;
   Fr.saveSize = LiveAcross.empty() ? 0 : align(4 * (MaxGpr + isa::kNumPreds), 16);
   Fr.linkSlot = Fr.saveBase + Fr.saveSize;
-  uint32_t LinkBytes = F.isKernel ? 0 : 4 + 4 * MaxBar;
+  uint32_t LinkBytes = F.isKernel ? 0 : 4 + (F.saveBarriers ? 4 * MaxBar : 0);
   Fr.size = align(Fr.linkSlot + LinkBytes, 16);
   if (Fr.size || SpillBytes || !F.isKernel)
     UsesSP = true;
@@ -443,7 +444,7 @@ Status<> allocateRegisters(Function &F, uint32_t MaxRegs) {
     }
     Pro.push_back(
         memInst(Opcode::STL, Opnd::phys(kLinkReg), kSPReg, Fr.linkSlot, isa::MemSize::B32));
-    for (uint32_t Bn = 0; Bn < MaxBar; ++Bn) {
+    for (uint32_t Bn = F.barrierBase; F.saveBarriers && Bn < MaxBar; ++Bn) {
       Inst S = mkInst(Opcode::B2R);
       S.ops[0] = Opnd::phys(kLinkReg);
       S.ops[1].kind = OpndKind::PhysBar;

@@ -168,7 +168,15 @@ struct Function {
   FrameInfo frame;
   uint32_t maxRegs = 255;   ///< register budget (maxnreg / config)
   uint32_t numGprs = 0;     ///< after allocation: registers used (highest + 1)
-  uint32_t numBarriers = 0; ///< after allocation: convergence barriers used
+  uint32_t numBarriers = 0; ///< after allocation: convergence barriers used (highest + 1)
+  /// Convergence barriers are warp-wide state, so a function only uses B{barrierBase}..B15:
+  /// the module gives each function a range above those of everything it calls (see
+  /// compilePtx), so a callee run by part of a warp never touches a barrier that other thread
+  /// groups of the warp wait on in its callers.
+  uint32_t barrierBase = 0;
+  /// The callee saves and restores the barriers it uses (B2R/R2B in its prologue and epilogue):
+  /// only for recursion, where the range cannot be disjoint.
+  bool saveBarriers = false;
   bool allocated = false;   ///< operands are physical
 
   uint32_t newVReg(RegClass C) {
