@@ -380,3 +380,30 @@ template <class T> static inline struct cudaChannelFormatDesc cudaCreateChannelD
                                               : (T(-1) < T(0) ? cudaChannelFormatKindSigned
                                                               : cudaChannelFormatKindUnsigned));
 }
+// Vector element types: one channel per component.
+#define __WF_CHDESC(T, BITS, N, KIND)                                                              \
+  template <> inline struct cudaChannelFormatDesc cudaCreateChannelDesc<T>() {                     \
+    return cudaCreateChannelDesc(BITS, N > 1 ? BITS : 0, N > 2 ? BITS : 0, N > 3 ? BITS : 0, KIND); \
+  }
+#define __WF_CHDESC4(B, BITS, KIND)                                                                \
+  __WF_CHDESC(B##1, BITS, 1, KIND) __WF_CHDESC(B##2, BITS, 2, KIND) __WF_CHDESC(B##4, BITS, 4, KIND)
+__WF_CHDESC4(char, 8, cudaChannelFormatKindSigned)
+__WF_CHDESC4(uchar, 8, cudaChannelFormatKindUnsigned)
+__WF_CHDESC4(short, 16, cudaChannelFormatKindSigned)
+__WF_CHDESC4(ushort, 16, cudaChannelFormatKindUnsigned)
+__WF_CHDESC4(int, 32, cudaChannelFormatKindSigned)
+__WF_CHDESC4(uint, 32, cudaChannelFormatKindUnsigned)
+__WF_CHDESC4(float, 32, cudaChannelFormatKindFloat)
+#undef __WF_CHDESC4
+#undef __WF_CHDESC
+// Half-precision channels (16-bit float components).
+static inline struct cudaChannelFormatDesc cudaCreateChannelDescHalf() {
+  return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindFloat);
+}
+static inline struct cudaChannelFormatDesc cudaCreateChannelDescHalf1() { return cudaCreateChannelDescHalf(); }
+static inline struct cudaChannelFormatDesc cudaCreateChannelDescHalf2() {
+  return cudaCreateChannelDesc(16, 16, 0, 0, cudaChannelFormatKindFloat);
+}
+static inline struct cudaChannelFormatDesc cudaCreateChannelDescHalf4() {
+  return cudaCreateChannelDesc(16, 16, 16, 16, cudaChannelFormatKindFloat);
+}
