@@ -1,6 +1,7 @@
-// Checks at build time that runtime/cudart/cuda_types.h has the layouts and values of NVIDIA's
+// Written once from the declarations in cuda_types.h. Checks at build time that runtime/cudart/cuda_types.h has the layouts and values of NVIDIA's
 // headers (built only when the CUDA toolkit headers are found).
 #include <cstddef>
+#include <cstdint> // before the namespace below, so cuda_types.h includes it at global scope
 namespace ours {
 #include "cuda_types.h"
 }
@@ -104,8 +105,8 @@ SAME_LAYOUT(cudaDeviceProp, reserved);
 static_assert(sizeof(ours::cudaPointerAttributes) == sizeof(::cudaPointerAttributes), "cudaPointerAttributes size");
 SAME_LAYOUT(cudaPointerAttributes, type);
 SAME_LAYOUT(cudaPointerAttributes, device);
-SAME_LAYOUT(cudaPointerAttributes, *devicePointer);
-SAME_LAYOUT(cudaPointerAttributes, *hostPointer);
+SAME_LAYOUT(cudaPointerAttributes, devicePointer);
+SAME_LAYOUT(cudaPointerAttributes, hostPointer);
 SAME_LAYOUT(cudaPointerAttributes, reserved);
 static_assert(sizeof(ours::cudaFuncAttributes) == sizeof(::cudaFuncAttributes), "cudaFuncAttributes size");
 SAME_LAYOUT(cudaFuncAttributes, sharedSizeBytes);
