@@ -2703,7 +2703,8 @@ void Lowering::lowerPrintf(const ptx::Instruction &I, const ptx::Function &Calle
     return fail("printf needs a constant format string (its argument buffer size comes from it)");
   unsigned NArgs = 0;
   uint32_t ArgBytes = alignTo(printfArgBytes(Fmt, &NArgs), 8);
-  uint32_t RecBytes = 16 + ArgBytes;
+  // Records are 16-byte multiples: the header is one 16-byte store at the next record's start.
+  uint32_t RecBytes = alignTo(16 + ArgBytes, 16);
   // Record: {u32 size, u32 argBytes, u64 format address, args}; rtbuf: docs/compiler.md.
   Opnd FmtAddr = v64(), ArgAddr = v64();
   {
