@@ -160,6 +160,7 @@ private:
   std::vector<uint32_t> RegMap;
   std::vector<uint32_t> LabelBlock;
   uint32_t Cur = 0, RetBlock = 0;
+  std::map<const ptx::Instruction *, uint32_t> LoopBlock; ///< CAS-loop block of an instruction
   Opnd Guard = Opnd::pt();
   InstLoc Loc;
   const ptx::Instruction *PI = nullptr;
@@ -316,6 +317,7 @@ private:
   void lowerCvta(const ptx::Instruction &I);
   void lowerLdSt(const ptx::Instruction &I, bool Store);
   void lowerAtom(const ptx::Instruction &I, bool Red);
+  void lowerCasLoop(const ptx::Instruction &I, Opnd Addr, isa::AtomSpace AS, bool Red);
   void lowerBar(const ptx::Instruction &I);
   void lowerWarp(const ptx::Instruction &I);
   void lowerCall(const ptx::Instruction &I);
@@ -329,6 +331,57 @@ private:
   void lowerBrx(const ptx::Instruction &I);
 
   /// Emits a 64-bit add/sub of pairs A, B into D (D may alias A or B).
+  // --- small 32-bit helpers (fresh destinations) ----------------------------------------
+  Opnd lopI(Opnd A, uint32_t V, isa::LogicOp Fn) {
+    Opnd D = v32();
+    Inst &X = E(Opcode::LOP_I, {D, A, Opnd::imm32(int64_t(V))});
+    setMod(X, "fn", uint32_t(Fn));
+    return D;
+  }
+  Opnd lop3(Opnd A, Opnd B, Opnd C, uint8_t Lut) {
+    Opnd D = v32();
+    E(Opcode::LOP3, {D, A, B, C, Opnd::imm32(Lut)});
+    return D;
+  }
+  Opnd icmpI(Opnd A, int64_t V, isa::ICmp C, bool S) {
+    Opnd P = vp();
+    Inst &X = E(Opcode::ISETP_I, {P, A, Opnd::imm32(V)});
+    setMod(X, "cmp", uint32_t(C));
+    setMod(X, "ty", uint32_t(S ? isa::ITy32::S32 : isa::ITy32::U32));
+    return P;
+  }
+  Opnd minmax32(Opnd A, Opnd B, bool Max, bool S) {
+    Opnd D = v32();
+    Inst &X = E(Opcode::IMNMX, {D, A, B});
+    setMod(X, "fn", uint32_t(Max ? isa::MinMax::MAX : isa::MinMax::MIN));
+    setMod(X, "ty", uint32_t(S ? isa::ITy32::S32 : isa::ITy32::U32));
+    return D;
+  }
+  /// A - B.
+  Opnd sub32(Opnd A, Opnd B) {
+    Opnd D = v32();
+    Inst &X = E(Opcode::IADD, {D, A, B, Opnd::pt(), Opnd::pt()});
+    setMod(X, "invb", 1);
+    return D;
+  }
+  Opnd lopShl(Opnd A, Opnd N) {
+    Opnd D = v32();
+    E(Opcode::SHL, {D, A, N});
+    return D;
+  }
+  Opnd sel32(Opnd A, Opnd B, Opnd P) {
+    Opnd D = v32();
+    E(Opcode::SEL, {D, A, B, P});
+    return D;
+  }
+  /// 64-bit shift by a 32-bit register amount (amounts >= 64 give 0 or the sign fill).
+  Opnd shift64(Opnd A, Opnd N, bool Left, bool S);
+  /// PTX bfe/bfi/bfind on 64-bit operands.
+  void lowerBitField64(const ptx::Instruction &I);
+  void lowerSad(const ptx::Instruction &I);
+  void lowerFns(const ptx::Instruction &I);
+  void lowerDot(const ptx::Instruction &I);
+
   void add64(Opnd D, Opnd A, Opnd B, bool Sub) {
     Opnd C = vp();
     Opnd T = v64();
@@ -689,6 +742,15 @@ void Lowering::setupFrame() {
 // Driver
 //===----------------------------------------------------------------------===//
 
+/// Instructions lowered to a compare-and-swap loop on the containing 32-bit word.
+static bool needsCasLoop(const ptx::Instruction &I) {
+  Type T = I.type(0);
+  if (I.op == Op::Atom && I.has(Mod::Cas) && bits(T) == 16)
+    return true;
+  return (I.op == Op::Atom || I.op == Op::Red) && I.has(Mod::Add) &&
+         (T == Type::F16 || T == Type::BF16 || T == Type::F16x2 || T == Type::BF16x2);
+}
+
 static bool endsBlock(const ptx::Instruction &I) {
   switch (I.op) {
   case Op::Bra:
@@ -740,6 +802,12 @@ Status<> Lowering::run() {
     if (St.kind != ptx::StmtKind::Instr)
       continue;
     Fresh = false;
+    if (needsCasLoop(St.inst)) {
+      // The instruction's CAS loop gets a block of its own; what follows goes on after it.
+      LoopBlock[&St.inst] = F.addBlock("cas_loop");
+      B = F.addBlock("");
+      Fresh = true;
+    }
     if (endsBlock(St.inst)) {
       B = F.addBlock("");
       Fresh = true;
@@ -841,6 +909,13 @@ void Lowering::lowerInst(const ptx::Instruction &I) {
     return lowerMinMax(I, false);
   case Op::Max:
     return lowerMinMax(I, true);
+  case Op::Sad:
+    return lowerSad(I);
+  case Op::Fns:
+    return lowerFns(I);
+  case Op::Dp4a:
+  case Op::Dp2a:
+    return lowerDot(I);
   case Op::Popc:
   case Op::Clz:
   case Op::Brev:
@@ -1594,12 +1669,12 @@ void Lowering::lowerUnaryFloat(const ptx::Instruction &I) {
     if (T == Type::F64) {
       Opnd A = src64(O[1]), Bv = src64(O[2]), R = v64();
       mov32(lo(R), lo(Bv));
-      E(Opcode::LOP3, {hi(R), hi(A), hi(Bv), imm(int64_t(0x80000000u)), Opnd::imm32(0xE2)});
+      E(Opcode::LOP3, {hi(R), hi(A), hi(Bv), imm(int64_t(0x80000000u)), Opnd::imm32(0xE4)});
       mov64(dst(O[0]), R);
       return;
     }
     E(Opcode::LOP3,
-      {dst32(O[0]), src32(O[1]), src32(O[2]), imm(int64_t(0x80000000u)), Opnd::imm32(0xE2)});
+      {dst32(O[0]), src32(O[1]), src32(O[2]), imm(int64_t(0x80000000u)), Opnd::imm32(0xE4)});
     return;
   }
   default:
@@ -1647,9 +1722,16 @@ void Lowering::lowerBitOps(const ptx::Instruction &I) {
     return;
   case Op::Bfind: {
     if (W64) {
-      if (isSignedT(T))
-        return unsupported("bfind.s64");
       Opnd A = src64(O[1]), X = v32(), Y = v32(), P = vp();
+      if (isSignedT(T)) {
+        // bfind.s64 looks for the highest bit that differs from the sign: complement negatives.
+        Opnd Sg = v32(), A2 = v64();
+        Inst &Sh = E(Opcode::SHR_I, {Sg, hi(A), Opnd::imm32(31)});
+        setMod(Sh, "ty", uint32_t(isa::ITy32::S32));
+        E(Opcode::LOP3, {lo(A2), lo(A), Sg, Opnd::rz(), Opnd::imm32(0x3C)});
+        E(Opcode::LOP3, {hi(A2), hi(A), Sg, Opnd::rz(), Opnd::imm32(0x3C)});
+        A = A2;
+      }
       E(Opcode::BFIND, {X, hi(A)});
       setMod(F.blocks[Cur].insts.back(), "ty", uint32_t(isa::ITy32::U32));
       E(Opcode::BFIND, {Y, lo(A)});
@@ -1680,7 +1762,7 @@ void Lowering::lowerBitOps(const ptx::Instruction &I) {
   case Op::Bfe:
   case Op::Bfi: {
     if (W64)
-      return unsupported("64-bit bit field");
+      return lowerBitField64(I);
     bool Ins = I.op == Op::Bfi;
     const ptx::Operand &Pos = O[Ins ? 3 : 2], &Len = O[Ins ? 4 : 3];
     Opnd Packed;
@@ -1784,6 +1866,169 @@ void Lowering::lowerLogic(const ptx::Instruction &I, uint8_t Lut, isa::LogicOp L
   E(Opcode::LOP3, {dst32(O[0]), src32(O[1]), src32(O[2]), Opnd::rz(), Opnd::imm32(Lut)});
 }
 
+Opnd Lowering::shift64(Opnd A, Opnd N, bool Left, bool S) {
+  auto Ty = uint32_t(S ? isa::ITy32::S32 : isa::ITy32::U32);
+  Opnd R = v64();
+  Opnd Nm32 = v32(), Small = vp();
+  E(Opcode::IADD_I, {Nm32, N, Opnd::imm32(-32)});
+  Inst &C = E(Opcode::ISETP_I, {Small, N, Opnd::imm32(32)});
+  setMod(C, "cmp", uint32_t(isa::ICmp::LT));
+  setMod(C, "ty", uint32_t(isa::ITy32::U32));
+  Opnd F1 = v32(), F2 = v32(), Big = v32();
+  Inst &X = E(Opcode::SHF, {F1, lo(A), hi(A), N});
+  setMod(X, "dir", uint32_t(Left ? isa::ShfDir::L : isa::ShfDir::R));
+  if (Left) {
+    E(Opcode::SHL, {F2, lo(A), N});     // low word for n < 32 (0 above)
+    E(Opcode::SHL, {Big, lo(A), Nm32}); // high word for n >= 32
+    E(Opcode::SEL, {hi(R), F1, Big, Small});
+    mov32(lo(R), F2);
+  } else {
+    Inst &Y = E(Opcode::SHR, {F2, hi(A), N}); // high word
+    setMod(Y, "ty", Ty);
+    Inst &Z = E(Opcode::SHR, {Big, hi(A), Nm32}); // low word for n >= 32
+    setMod(Z, "ty", Ty);
+    E(Opcode::SEL, {lo(R), F1, Big, Small});
+    mov32(hi(R), F2);
+  }
+  return R;
+}
+
+void Lowering::lowerBitField64(const ptx::Instruction &I) {
+  // Shift-based: with p = min(pos & 0xff, 64), l = len & 0xff, keep = min(l, 64 - p):
+  //   bfe: (a << (64 - p - keep)) >> (64 - keep), arithmetic for .s64; 0 when l is 0;
+  //   bfi: mask = (~0 >> (64 - keep)) << p; (b & ~mask) | ((a << p) & mask).
+  // 64-bit shifts by 64 give 0 (or the sign fill), which covers keep = 0 and p = 64.
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  bool Ins = I.op == Op::Bfi;
+  const ptx::Operand &PosOp = O[Ins ? 3 : 2], &LenOp = O[Ins ? 4 : 3];
+  Opnd A = src64(O[1]);
+  Opnd P = minmax32(lopI(src32(PosOp), 0xff, isa::LogicOp::AND), imm(64), false, false);
+  Opnd L = lopI(src32(LenOp), 0xff, isa::LogicOp::AND);
+  Opnd Rem = sub32(imm(64), P);
+  Opnd Keep = minmax32(L, Rem, false, false);
+  Opnd S2 = sub32(imm(64), Keep);
+  Opnd R = v64();
+  if (Ins) {
+    Opnd Bv = src64(O[2]);
+    Opnd M = shift64(shift64(imm64(~0ull), S2, false, false), P, true, false);
+    Opnd Ash = shift64(A, P, true, false);
+    E(Opcode::LOP3, {lo(R), lo(Bv), lo(Ash), lo(M), Opnd::imm32(0xD8)});
+    E(Opcode::LOP3, {hi(R), hi(Bv), hi(Ash), hi(M), Opnd::imm32(0xD8)});
+    mov64(dst(O[0]), R);
+    return;
+  }
+  Opnd S1 = sub32(Rem, Keep);
+  Opnd X = shift64(shift64(A, S1, true, false), S2, false, isSignedT(T));
+  Opnd Z = icmpI(L, 0, isa::ICmp::EQ, false);
+  E(Opcode::SEL, {lo(R), Opnd::rz(), lo(X), Z});
+  E(Opcode::SEL, {hi(R), Opnd::rz(), hi(X), Z});
+  mov64(dst(O[0]), R);
+}
+
+void Lowering::lowerSad(const ptx::Instruction &I) {
+  // c + |a - b| = c + (max(a, b) - min(a, b)).
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  bool S = isSignedT(T);
+  if (bits(T) == 64) {
+    Opnd A = src64(O[1]), Bv = src64(O[2]), Cv = src64(O[3]);
+    Opnd P = vp();
+    Inst &C = E(Opcode::ISETP, {P, A, Bv, Opnd::pt()});
+    setMod(C, "cmp", uint32_t(isa::ICmp::GT));
+    setMod(C, "ty", uint32_t(S ? isa::ITy::S64 : isa::ITy::U64));
+    Opnd Mx = v64(), Mn = v64(), Df = v64(), R = v64();
+    E(Opcode::SEL, {lo(Mx), lo(A), lo(Bv), P});
+    E(Opcode::SEL, {hi(Mx), hi(A), hi(Bv), P});
+    E(Opcode::SEL, {lo(Mn), lo(Bv), lo(A), P});
+    E(Opcode::SEL, {hi(Mn), hi(Bv), hi(A), P});
+    add64(Df, Mx, Mn, true);
+    add64(R, Df, Cv, false);
+    mov64(dst(O[0]), R);
+    return;
+  }
+  if (bits(T) != 32)
+    return unsupported("type");
+  Opnd A = src32(O[1], T), Bv = src32(O[2], T);
+  Opnd Df = sub32(minmax32(A, Bv, true, S), minmax32(A, Bv, false, S));
+  E(Opcode::IADD, {dst32(O[0]), Df, src32(O[3], T), Opnd::pt(), Opnd::pt()});
+}
+
+void Lowering::lowerFns(const ptx::Instruction &I) {
+  // fns d, mask, base, offset: the offset-th set bit counting from base (included) upwards for
+  // offset > 0, downwards for offset < 0; offset 0 tests bit base. Reduced to the k-th set bit
+  // (from bit 0) of a masked value, found by a binary search on POPC of low halves.
+  const auto &O = I.operands;
+  Opnd Mask = src32(O[1]), Base = src32(O[2]), Off = src32(O[3]);
+  Opnd Up = lop3(Mask, lopShl(imm(-1), Base), Opnd::rz(), 0xC0);
+  Opnd DnSh = v32();
+  Inst &Sh = E(Opcode::SHR, {DnSh, imm(-1), sub32(imm(31), Base)});
+  setMod(Sh, "ty", uint32_t(isa::ITy32::U32));
+  Opnd Dn = lop3(Mask, DnSh, Opnd::rz(), 0xC0);
+  Opnd At = lop3(Mask, lopShl(imm(1), Base), Opnd::rz(), 0xC0);
+  Opnd Pos = icmpI(Off, 0, isa::ICmp::GT, true);
+  Opnd Zero = icmpI(Off, 0, isa::ICmp::EQ, true);
+  Opnd Cnt = v32();
+  E(Opcode::POPC, {Cnt, Dn});
+  Opnd KDn = v32();
+  E(Opcode::IADD, {KDn, Cnt, Off, Opnd::pt(), Opnd::pt()});
+  Opnd KDn1 = v32();
+  E(Opcode::IADD_I, {KDn1, KDn, Opnd::imm32(1)});
+  Opnd X = sel32(At, sel32(Up, Dn, Pos), Zero);
+  Opnd K = sel32(imm(1), sel32(Off, KDn1, Pos), Zero);
+  Opnd R = Opnd::rz();
+  for (uint32_t W : {16u, 8u, 4u, 2u, 1u}) {
+    Opnd C = v32();
+    E(Opcode::POPC, {C, lopI(X, (1u << W) - 1, isa::LogicOp::AND)});
+    Opnd P = vp();
+    Inst &Cm = E(Opcode::ISETP, {P, K, C, Opnd::pt()});
+    setMod(Cm, "cmp", uint32_t(isa::ICmp::GT));
+    setMod(Cm, "ty", uint32_t(isa::ITy::S32));
+    K = sel32(sub32(K, C), K, P);
+    Opnd Xs = v32();
+    Inst &Sr = E(Opcode::SHR_I, {Xs, X, Opnd::imm32(W)});
+    setMod(Sr, "ty", uint32_t(isa::ITy32::U32));
+    X = sel32(Xs, X, P);
+    Opnd R2 = v32();
+    E(Opcode::IADD_I, {R2, R, Opnd::imm32(W)});
+    R = sel32(R2, R, P);
+  }
+  // Found iff k ended at 1 on a set bit: ((x & 1) ^ 1) | (k - 1) == 0.
+  Opnd Km1 = v32();
+  E(Opcode::IADD_I, {Km1, K, Opnd::imm32(-1)});
+  Opnd NotSet = lopI(lopI(X, 1, isa::LogicOp::AND), 1, isa::LogicOp::XOR);
+  Opnd Miss = lop3(NotSet, Km1, Opnd::rz(), 0xFC);
+  Opnd Ok = icmpI(Miss, 0, isa::ICmp::EQ, false);
+  E(Opcode::SEL, {dst32(O[0]), R, imm(-1), Ok});
+}
+
+void Lowering::lowerDot(const ptx::Instruction &I) {
+  // dp4a: c + sum of four byte products; dp2a: c + a.h0 * b.byte(k) + a.h1 * b.byte(k + 1)
+  // (k = 2 for .hi). Fields are extracted with BFE (sign- or zero-extended), summed with IMAD.
+  const auto &O = I.operands;
+  bool Four = I.op == Op::Dp4a;
+  bool AS = isSignedT(I.type(0));
+  Type TB = I.type(1);
+  bool BS = TB == Type::None ? AS : isSignedT(TB);
+  unsigned K = I.has(Mod::Hi) ? 2 : 0;
+  Opnd A = src32(O[1]), Bv = src32(O[2]);
+  auto Field = [&](Opnd V, unsigned Pos, unsigned Len, bool S) {
+    Opnd D = v32();
+    Inst &X = E(Opcode::BFE, {D, V, imm(Pos | (Len << 8))});
+    setMod(X, "ty", uint32_t(S ? isa::ITy32::S32 : isa::ITy32::U32));
+    return D;
+  };
+  Opnd Acc = src32(O[3]);
+  for (unsigned J = 0; J < (Four ? 4u : 2u); ++J) {
+    Opnd Af = Four ? Field(A, 8 * J, 8, AS) : Field(A, 16 * J, 16, AS);
+    Opnd Bf = Field(Bv, 8 * (Four ? J : J + K), 8, BS);
+    Opnd N = v32();
+    E(Opcode::IMAD, {N, Af, Bf, Acc});
+    Acc = N;
+  }
+  mov32(dst32(O[0]), Acc);
+}
+
 void Lowering::lowerShift(const ptx::Instruction &I) {
   const auto &O = I.operands;
   Type T = I.type(0);
@@ -1824,29 +2069,7 @@ void Lowering::lowerShift(const ptx::Instruction &I) {
       mov64(dst(O[0]), R);
       return;
     }
-    Opnd N = src32(O[2]);
-    Opnd Nm32 = v32(), Small = vp();
-    E(Opcode::IADD_I, {Nm32, N, Opnd::imm32(-32)});
-    Inst &C = E(Opcode::ISETP_I, {Small, N, Opnd::imm32(32)});
-    setMod(C, "cmp", uint32_t(isa::ICmp::LT));
-    setMod(C, "ty", uint32_t(isa::ITy32::U32));
-    Opnd F1 = v32(), F2 = v32(), Big = v32();
-    Inst &X = E(Opcode::SHF, {F1, lo(A), hi(A), N});
-    setMod(X, "dir", uint32_t(Left ? isa::ShfDir::L : isa::ShfDir::R));
-    if (Left) {
-      E(Opcode::SHL, {F2, lo(A), N});     // low word for n < 32 (0 above)
-      E(Opcode::SHL, {Big, lo(A), Nm32}); // high word for n >= 32
-      E(Opcode::SEL, {hi(R), F1, Big, Small});
-      mov32(lo(R), F2);
-    } else {
-      Inst &Y = E(Opcode::SHR, {F2, hi(A), N}); // high word
-      setMod(Y, "ty", Ty);
-      Inst &Z = E(Opcode::SHR, {Big, hi(A), Nm32}); // low word for n >= 32
-      setMod(Z, "ty", Ty);
-      E(Opcode::SEL, {lo(R), F1, Big, Small});
-      mov32(hi(R), F2);
-    }
-    mov64(dst(O[0]), R);
+    mov64(dst(O[0]), shift64(A, src32(O[2]), Left, S));
     return;
   }
   Opnd A = Left ? src32(O[1]) : extend(src32(O[1]), T);
@@ -2366,6 +2589,17 @@ void Lowering::lowerAtom(const ptx::Instruction &I, bool Red) {
   case Type::F64:
     AT = isa::AtomType::F64;
     break;
+  case Type::B16:
+  case Type::U16:
+  case Type::S16:
+  case Type::F16:
+  case Type::BF16:
+  case Type::F16x2:
+  case Type::BF16x2:
+    if (!needsCasLoop(I))
+      return unsupported("type");
+    AT = isa::AtomType::U32;
+    break;
   default:
     return unsupported("type");
   }
@@ -2419,6 +2653,8 @@ void Lowering::lowerAtom(const ptx::Instruction &I, bool Red) {
       Addr = A2;
     }
   }
+  if (needsCasLoop(I))
+    return lowerCasLoop(I, Addr, AS, Red);
   const ptx::Operand &BOp = O[A0 + 1];
   Opnd Bv = Wide ? src64(BOp) : src32(BOp, T);
   Opnd Cv = Wide ? imm64(0) : Opnd::rz();
@@ -2437,6 +2673,116 @@ void Lowering::lowerAtom(const ptx::Instruction &I, bool Red) {
   setMod(X, "fn", uint32_t(AO));
   setMod(X, "ty", uint32_t(AT));
   setMod(X, "space", uint32_t(AS));
+  if (I.has(Mod::Acquire) || I.has(Mod::AcqRel)) {
+    Inst &Mb = E(Opcode::MEMBAR);
+    setMod(Mb, "scope", uint32_t(isa::Scope::GPU));
+  }
+}
+
+void Lowering::lowerCasLoop(const ptx::Instruction &I, Opnd Addr, isa::AtomSpace AS, bool Red) {
+  // atom.cas.b16 and atom/red.add.{f16,bf16,f16x2,bf16x2}: a loop of 32-bit ATOM.CAS on the
+  // aligned word holding the operand. cas swaps in the new halfword only while the old one equals
+  // the compare value; add computes old + b in f32 (exact enough: one rounding to f16/bf16).
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  unsigned A0 = Red ? 0 : 1;
+  bool IsCas = I.has(Mod::Cas);
+  bool Pair = T == Type::F16x2 || T == Type::BF16x2;
+  isa::FltType FT = (T == Type::BF16 || T == Type::BF16x2) ? isa::FltType::BF16 : isa::FltType::F16;
+  uint32_t Loop = LoopBlock.at(&I);
+  bool Shared = AS == isa::AtomSpace::SHARED;
+  Opnd WAddr;
+  if (Shared) {
+    WAddr = lopI(Addr, ~3u, isa::LogicOp::AND);
+  } else {
+    WAddr = v64();
+    Inst &X = E(Opcode::LOP_I, {lo(WAddr), lo(Addr), Opnd::imm32(int64_t(~3u))});
+    setMod(X, "fn", uint32_t(isa::LogicOp::AND));
+    mov32(hi(WAddr), hi(Addr));
+  }
+  Opnd Shift = Opnd::rz(), Msk = imm(-1);
+  if (!Pair) {
+    Shift = v32();
+    E(Opcode::SHL_I, {Shift, lopI(lo(Addr), 2, isa::LogicOp::AND), Opnd::imm32(3)});
+    Msk = lopShl(imm(0xffff), Shift);
+  }
+  Opnd Cmp, Ins, Bv;
+  if (IsCas) {
+    Cmp = lopI(src32(O[A0 + 1]), 0xffff, isa::LogicOp::AND);
+    Ins = lopShl(lopI(src32(O[A0 + 2]), 0xffff, isa::LogicOp::AND), Shift);
+  } else {
+    Bv = src32(O[A0 + 1]);
+  }
+  auto Atom = [&](Opnd D, Opnd B, Opnd C, isa::AtomOp Fn) {
+    Inst &X = E(Opcode::ATOM, {D, WAddr, B, C});
+    setMod(X, "fn", uint32_t(Fn));
+    setMod(X, "ty", uint32_t(isa::AtomType::U32));
+    setMod(X, "space", uint32_t(AS));
+  };
+  if (I.has(Mod::Release) || I.has(Mod::AcqRel)) {
+    Inst &Mb = E(Opcode::MEMBAR);
+    setMod(Mb, "scope", uint32_t(isa::Scope::GPU));
+  }
+  Opnd CurW = v32(), Retry = vp(), Old = v32();
+  Atom(CurW, Opnd::rz(), Opnd::rz(), isa::AtomOp::ADD); // atomic read of the word
+  {
+    Opnd G = Guard;
+    Guard = Opnd::pt();
+    Inst &X = E(Opcode::ISETP_I, {Retry, Opnd::rz(), Opnd::imm32(0)});
+    setMod(X, "cmp", uint32_t(isa::ICmp::NE));
+    Guard = G;
+  }
+  Cur = Loop;
+  Opnd Sh = v32();
+  Inst &Sr = E(Opcode::SHR, {Sh, CurW, Shift});
+  setMod(Sr, "ty", uint32_t(isa::ITy32::U32));
+  E(Opcode::LOP_I, {Old, Sh, Opnd::imm32(Pair ? -1 : 0xffff)});
+  setMod(F.blocks[Cur].insts.back(), "fn", uint32_t(isa::LogicOp::AND));
+  Opnd Want;
+  if (IsCas) {
+    Opnd Match = vp();
+    Inst &Cm = E(Opcode::ISETP, {Match, Old, Cmp, Opnd::pt()});
+    setMod(Cm, "cmp", uint32_t(isa::ICmp::EQ));
+    setMod(Cm, "ty", uint32_t(isa::ITy::U32));
+    Want = sel32(lop3(CurW, Ins, Msk, 0xD8), CurW, Match);
+  } else {
+    Opnd Res[2];
+    for (unsigned H = 0; H < (Pair ? 2u : 1u); ++H) {
+      Opnd Ah = Old, Bh = Bv;
+      if (H) {
+        Ah = v32();
+        Bh = v32();
+        E(Opcode::SHR_I, {Ah, Old, Opnd::imm32(16)});
+        setMod(F.blocks[Cur].insts.back(), "ty", uint32_t(isa::ITy32::U32));
+        E(Opcode::SHR_I, {Bh, Bv, Opnd::imm32(16)});
+        setMod(F.blocks[Cur].insts.back(), "ty", uint32_t(isa::ITy32::U32));
+      }
+      Opnd Sum = v32();
+      E(Opcode::FADD, {Sum, f2f(Ah, isa::FltType::F32, FT), f2f(Bh, isa::FltType::F32, FT)});
+      Res[H] = lopI(f2f(Sum, FT, isa::FltType::F32), 0xffff, isa::LogicOp::AND);
+    }
+    Opnd NewV = Res[0];
+    if (Pair) {
+      NewV = v32();
+      E(Opcode::PRMT, {NewV, Res[0], Res[1], imm(0x5410)});
+    }
+    Want = lop3(CurW, lopShl(NewV, Shift), Msk, 0xD8);
+  }
+  Opnd Got = v32();
+  Atom(Got, CurW, Want, isa::AtomOp::CAS);
+  Inst &Rt = E(Opcode::ISETP, {Retry, Got, CurW, Opnd::pt()});
+  setMod(Rt, "cmp", uint32_t(isa::ICmp::NE));
+  setMod(Rt, "ty", uint32_t(isa::ITy::U32));
+  mov32(CurW, Got);
+  {
+    Opnd G = Guard;
+    Guard = Retry;
+    E(Opcode::BRA, {Opnd::block(Loop)});
+    Guard = G;
+  }
+  Cur = Loop + 1;
+  if (!Red)
+    mov32(dst32(O[0]), Old);
   if (I.has(Mod::Acquire) || I.has(Mod::AcqRel)) {
     Inst &Mb = E(Opcode::MEMBAR);
     setMod(Mb, "scope", uint32_t(isa::Scope::GPU));

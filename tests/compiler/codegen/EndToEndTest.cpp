@@ -12,9 +12,6 @@ class CompileAll : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CompileAll, Compiles) {
   for (const char *FE : {"clang", "nvcc"}) {
-    // Known gap: nvcc's math.ptx uses bfi.b64, not lowered yet (docs/compiler.md, "Not yet done").
-    if (GetParam() == "math" && std::string(FE) == "nvcc")
-      continue;
     std::string Path = std::string(WF_PTX_INPUTS_DIR) + "/" + FE + "/" + GetParam() + ".ptx";
     Runner R;
     EXPECT_TRUE(R.compile(readFile(Path), {}, Path)) << Path;
