@@ -38,12 +38,6 @@ bool isStore(Opcode op) {
   return op == Opcode::STG || op == Opcode::STS || op == Opcode::STL || op == Opcode::ST;
 }
 
-bool is64(isa::ITy ty) { return ty == isa::ITy::S64 || ty == isa::ITy::U64; }
-bool is64(isa::IntType ty) { return ty == isa::IntType::S64 || ty == isa::IntType::U64; }
-bool is64(isa::AtomType ty) {
-  return ty == isa::AtomType::U64 || ty == isa::AtomType::S64 || ty == isa::AtomType::F64;
-}
-
 /// Whether ATOM supports operation `fn` on type `ty` (PTX atom's combinations).
 bool atomSupported(isa::AtomOp fn, isa::AtomType ty) {
   using isa::AtomOp;
@@ -62,9 +56,11 @@ bool atomSupported(isa::AtomOp fn, isa::AtomType ty) {
   }
 }
 
-/// Adjusts register widths that modifiers decide (64-bit types, access sizes, spaces).
-/// Returns an error message, or an empty string.
-std::string applyWidths(Opcode op, uint64_t w, std::array<RegUse, 4> &use, DecodedInst &in) {
+/// The rules modifiers add beyond the generated operand widths: access sizes, supported atomic
+/// combinations, existing special registers, and CVTA on the global space, which is the identity
+/// on a 64-bit address. Returns an error message, or an empty string.
+std::string applyModifierRules(Opcode op, uint64_t w, std::array<RegUse, 4> &use,
+                               DecodedInst &in) {
   auto get = [w](isa::Field f) { return isa::getField(w, f); };
   switch (op) {
   case Opcode::LDG:
@@ -76,67 +72,21 @@ std::string applyWidths(Opcode op, uint64_t w, std::array<RegUse, 4> &use, Decod
   case Opcode::LDC:
   case Opcode::LDP:
   case Opcode::LD:
-  case Opcode::ST: {
+  case Opcode::ST:
     // All loads and stores share the size field position.
     static_assert(fld::LDG::size.lo == fld::ST::size.lo && fld::LDG::size.lo == fld::LDP::size.lo);
-    unsigned bytes = memSizeBytes(isa::MemSize(get(fld::LDG::size)));
-    in.memBytes = uint8_t(bytes);
-    use[kRd].width = uint8_t(bytes <= 4 ? 1 : bytes / 4);
-    break;
-  }
-  case Opcode::ISETP:
-    if (is64(isa::ITy(get(fld::ISETP::ty))))
-      use[kRa].width = use[kRb].width = 2;
-    break;
-  case Opcode::IDIV:
-  case Opcode::IREM:
-    static_assert(fld::IDIV::ty.lo == fld::IREM::ty.lo);
-    if (is64(isa::ITy(get(fld::IDIV::ty))))
-      use[kRd].width = use[kRa].width = use[kRb].width = 2;
-    break;
-  case Opcode::F2F:
-    if (isa::FltType(get(fld::F2F::dst)) == isa::FltType::F64)
-      use[kRd].width = 2;
-    if (isa::FltType(get(fld::F2F::src)) == isa::FltType::F64)
-      use[kRa].width = 2;
-    break;
-  case Opcode::F2I:
-    if (is64(isa::IntType(get(fld::F2I::dst))))
-      use[kRd].width = 2;
-    if (isa::FltType(get(fld::F2I::src)) == isa::FltType::F64)
-      use[kRa].width = 2;
-    break;
-  case Opcode::I2F:
-    if (isa::FltType(get(fld::I2F::dst)) == isa::FltType::F64)
-      use[kRd].width = 2;
-    if (is64(isa::IntType(get(fld::I2F::src))))
-      use[kRa].width = 2;
-    break;
-  case Opcode::I2I:
-    if (is64(isa::IntType(get(fld::I2I::dst))))
-      use[kRd].width = 2;
-    if (is64(isa::IntType(get(fld::I2I::src))))
-      use[kRa].width = 2;
+    in.memBytes = uint8_t(memSizeBytes(isa::MemSize(get(fld::LDG::size))));
     break;
   case Opcode::S2R: {
     unsigned sr = unsigned(get(fld::S2R::sr));
     if (sr >= isa::kNumSRegs)
       return fmt::format("invalid special register {}", sr);
-    use[kRd].width = uint8_t(isa::kSRegs[sr].width / 32);
     break;
   }
-  case Opcode::CVTA: {
-    bool global = isa::Space(get(fld::CVTA::space)) == isa::Space::GLOBAL;
-    // Generic addresses are pairs; window offsets are 32-bit; global addresses are pairs too.
-    if (isa::CvtaDir(get(fld::CVTA::dir)) == isa::CvtaDir::TOGEN) {
-      use[kRd].width = 2;
-      use[kRa].width = global ? 2 : 1;
-    } else {
-      use[kRa].width = 2;
-      use[kRd].width = global ? 2 : 1;
-    }
+  case Opcode::CVTA:
+    if (isa::Space(get(fld::CVTA::space)) == isa::Space::GLOBAL)
+      use[kRd].width = use[kRa].width = 2;
     break;
-  }
   case Opcode::ATOM: {
     auto fn = isa::AtomOp(get(fld::ATOM::fn));
     auto ty = isa::AtomType(get(fld::ATOM::ty));
@@ -144,20 +94,9 @@ std::string applyWidths(Opcode op, uint64_t w, std::array<RegUse, 4> &use, Decod
       return fmt::format("ATOM.{}.{} is not a supported combination",
                          isa::kEnums[size_t(isa::EnumId::AtomOp)].values[size_t(fn)],
                          isa::kEnums[size_t(isa::EnumId::AtomType)].values[size_t(ty)]);
-    auto space = isa::AtomSpace(get(fld::ATOM::space));
-    use[kRa].width = space == isa::AtomSpace::SHARED ? 1 : 2;
-    uint8_t width = is64(ty) ? 2 : 1;
-    use[kRd].width = use[kRb].width = use[kRc].width = width;
-    in.memBytes = uint8_t(width * 4);
+    in.memBytes = uint8_t(use[kRd].width * 4);
     break;
   }
-  case Opcode::MATCH:
-    if (isa::Width(get(fld::MATCH::ty)) == isa::Width::B64)
-      use[kRa].width = 2;
-    break;
-  case Opcode::TEX:
-    use[kRd].width = 4;
-    break;
   default:
     break;
   }
@@ -194,6 +133,7 @@ std::string decodeOne(uint64_t w, uint32_t pc, const Program &prog, DecodedInst 
     switch (opd.kind) {
     case isa::OperandKind::R:
     case isa::OperandKind::R64:
+    case isa::OperandKind::R128:
     case isa::OperandKind::ADDR:
     case isa::OperandKind::ADDR64: {
       int f = regFieldOf(opd.name);
@@ -201,8 +141,8 @@ std::string decodeOne(uint64_t w, uint32_t pc, const Program &prog, DecodedInst 
         return fmt::format("decoder does not know register operand '{}'", opd.name);
       use[f].used = true;
       use[f].dest = f == kRd && !isStore(op);
-      use[f].width =
-          (opd.kind == isa::OperandKind::R64 || opd.kind == isa::OperandKind::ADDR64) ? 2 : 1;
+      // Pairs and quads, also those a modifier selects, come from the generated tables.
+      use[f].width = uint8_t(isa::operandRegs(info, i, w));
       if (opd.imm.width != 0)
         in.imm = uint32_t(isa::getField(w, opd.imm));
       break;
@@ -243,7 +183,7 @@ std::string decodeOne(uint64_t w, uint32_t pc, const Program &prog, DecodedInst 
     }
   }
 
-  if (std::string err = applyWidths(op, w, use, in); !err.empty())
+  if (std::string err = applyModifierRules(op, w, use, in); !err.empty())
     return err;
 
   static constexpr isa::Field kRegFields[4] = {isa::FormatR::rd, isa::FormatR::ra, isa::FormatR::rb,
