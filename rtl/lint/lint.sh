@@ -5,7 +5,7 @@
 set -uo pipefail
 verilator=${1:-verilator}
 rtl=$(cd "$(dirname "$0")/.." && pwd)
-pkgs=("$rtl/pkg/wf_isa_pkg.sv" "$rtl/pkg/wf_config_pkg.sv")
+pkgs=("$rtl/pkg/wf_isa_pkg.sv" "$rtl/pkg/wf_config_pkg.sv" "$rtl/pkg/wf_sfu_pkg.sv")
 mapfile -t sources < <(find "$rtl" -name '*.sv' -not -path "$rtl/pkg/*" | sort)
 status=0
 for f in "${sources[@]}"; do

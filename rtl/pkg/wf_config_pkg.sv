@@ -23,16 +23,71 @@ package wf_config_pkg;
     int unsigned fp64_iterative;
   } config_t;
 
-  localparam config_t ConfigTiny = '{cores: 1, warps_per_core: 8, lanes: 8, regs_per_core: 16384, max_regs_per_thread: 64, shared_mem_per_core: 16384, shared_mem_per_block: 16384, max_threads_per_block: 256, max_blocks_per_core: 4, global_mem_mib: 256, const_mem_bytes: 65536, max_local_bytes_per_thread: 16384, clock_mhz: 100, cache_line_bytes: 64, shared_banks: 8, fp64_iterative: 1};
-  localparam config_t ConfigDefault = '{cores: 4, warps_per_core: 32, lanes: 16, regs_per_core: 65536, max_regs_per_thread: 255, shared_mem_per_core: 65536, shared_mem_per_block: 49152, max_threads_per_block: 1024, max_blocks_per_core: 16, global_mem_mib: 1024, const_mem_bytes: 65536, max_local_bytes_per_thread: 65536, clock_mhz: 250, cache_line_bytes: 64, shared_banks: 16, fp64_iterative: 1};
-  localparam config_t ConfigLarge = '{cores: 16, warps_per_core: 48, lanes: 32, regs_per_core: 65536, max_regs_per_thread: 255, shared_mem_per_core: 102400, shared_mem_per_block: 49152, max_threads_per_block: 1024, max_blocks_per_core: 32, global_mem_mib: 4096, const_mem_bytes: 65536, max_local_bytes_per_thread: 131072, clock_mhz: 300, cache_line_bytes: 128, shared_banks: 32, fp64_iterative: 0};
+  localparam config_t ConfigTiny = {32'd1, 32'd8, 32'd8, 32'd16384, 32'd64, 32'd16384, 32'd16384,
+    32'd256, 32'd4, 32'd256, 32'd65536, 32'd16384, 32'd100, 32'd64, 32'd8, 32'd1};
+  localparam config_t ConfigDefault = {32'd4, 32'd32, 32'd16, 32'd65536, 32'd255, 32'd65536,
+    32'd49152, 32'd1024, 32'd16, 32'd1024, 32'd65536, 32'd65536, 32'd250, 32'd64, 32'd16, 32'd1};
+  localparam config_t ConfigLarge = {32'd16, 32'd48, 32'd32, 32'd65536, 32'd255, 32'd102400,
+    32'd49152, 32'd1024, 32'd32, 32'd4096, 32'd65536, 32'd131072, 32'd300, 32'd128, 32'd32, 32'd0};
+
+  // Configuration tiny: smallest useful GPU: fits an entry-level FPGA
+  localparam int unsigned ConfigTinyCores = 1;
+  localparam int unsigned ConfigTinyWarpsPerCore = 8;
+  localparam int unsigned ConfigTinyLanes = 8;
+  localparam int unsigned ConfigTinyRegsPerCore = 16384;
+  localparam int unsigned ConfigTinyMaxRegsPerThread = 64;
+  localparam int unsigned ConfigTinySharedMemPerCore = 16384;
+  localparam int unsigned ConfigTinySharedMemPerBlock = 16384;
+  localparam int unsigned ConfigTinyMaxThreadsPerBlock = 256;
+  localparam int unsigned ConfigTinyMaxBlocksPerCore = 4;
+  localparam int unsigned ConfigTinyGlobalMemMib = 256;
+  localparam int unsigned ConfigTinyConstMemBytes = 65536;
+  localparam int unsigned ConfigTinyMaxLocalBytesPerThread = 16384;
+  localparam int unsigned ConfigTinyClockMhz = 100;
+  localparam int unsigned ConfigTinyCacheLineBytes = 64;
+  localparam int unsigned ConfigTinySharedBanks = 8;
+  localparam int unsigned ConfigTinyFp64Iterative = 1;
+  // Configuration default: the reference configuration: a mid-range UltraScale+ board
+  localparam int unsigned ConfigDefaultCores = 4;
+  localparam int unsigned ConfigDefaultWarpsPerCore = 32;
+  localparam int unsigned ConfigDefaultLanes = 16;
+  localparam int unsigned ConfigDefaultRegsPerCore = 65536;
+  localparam int unsigned ConfigDefaultMaxRegsPerThread = 255;
+  localparam int unsigned ConfigDefaultSharedMemPerCore = 65536;
+  localparam int unsigned ConfigDefaultSharedMemPerBlock = 49152;
+  localparam int unsigned ConfigDefaultMaxThreadsPerBlock = 1024;
+  localparam int unsigned ConfigDefaultMaxBlocksPerCore = 16;
+  localparam int unsigned ConfigDefaultGlobalMemMib = 1024;
+  localparam int unsigned ConfigDefaultConstMemBytes = 65536;
+  localparam int unsigned ConfigDefaultMaxLocalBytesPerThread = 65536;
+  localparam int unsigned ConfigDefaultClockMhz = 250;
+  localparam int unsigned ConfigDefaultCacheLineBytes = 64;
+  localparam int unsigned ConfigDefaultSharedBanks = 16;
+  localparam int unsigned ConfigDefaultFp64Iterative = 1;
+  // Configuration large: a large FPGA or an ASIC-class build: full-width lanes
+  localparam int unsigned ConfigLargeCores = 16;
+  localparam int unsigned ConfigLargeWarpsPerCore = 48;
+  localparam int unsigned ConfigLargeLanes = 32;
+  localparam int unsigned ConfigLargeRegsPerCore = 65536;
+  localparam int unsigned ConfigLargeMaxRegsPerThread = 255;
+  localparam int unsigned ConfigLargeSharedMemPerCore = 102400;
+  localparam int unsigned ConfigLargeSharedMemPerBlock = 49152;
+  localparam int unsigned ConfigLargeMaxThreadsPerBlock = 1024;
+  localparam int unsigned ConfigLargeMaxBlocksPerCore = 32;
+  localparam int unsigned ConfigLargeGlobalMemMib = 4096;
+  localparam int unsigned ConfigLargeConstMemBytes = 65536;
+  localparam int unsigned ConfigLargeMaxLocalBytesPerThread = 131072;
+  localparam int unsigned ConfigLargeClockMhz = 300;
+  localparam int unsigned ConfigLargeCacheLineBytes = 128;
+  localparam int unsigned ConfigLargeSharedBanks = 32;
+  localparam int unsigned ConfigLargeFp64Iterative = 0;
 
   function automatic config_t get_config(config_e which);
     unique case (which)
-      CFG_TINY: return ConfigTiny;
-      CFG_DEFAULT: return ConfigDefault;
-      CFG_LARGE: return ConfigLarge;
-      default: return ConfigDefault;
+      0: get_config = ConfigTiny;  // CFG_TINY
+      1: get_config = ConfigDefault;  // CFG_DEFAULT
+      2: get_config = ConfigLarge;  // CFG_LARGE
+      default: get_config = ConfigDefault;
     endcase
   endfunction
 

@@ -90,6 +90,9 @@ package wf_isa_pkg;
   typedef enum logic [2:0] { TEX_DIM_1D = 3'd0, TEX_DIM_2D = 3'd1, TEX_DIM_3D = 3'd2, TEX_DIM_A1D = 3'd3, TEX_DIM_A2D = 3'd4, TEX_DIM_CUBE = 3'd5 } texdim_e;
   typedef enum logic [0:0] { TEX_COORD_CF32 = 1'd0, TEX_COORD_CS32 = 1'd1 } texcoord_e;
   typedef enum logic [1:0] { TEX_RESULT_F32 = 2'd0, TEX_RESULT_S32 = 2'd1, TEX_RESULT_U32 = 2'd2 } texresult_e;
+  typedef enum logic [2:0] { TEX_GATHER_NONE = 3'd0, TEX_GATHER_R = 3'd1, TEX_GATHER_G = 3'd2, TEX_GATHER_B = 3'd3, TEX_GATHER_A = 3'd4 } texgather_e;
+  typedef enum logic [3:0] { SURF_SIZE_B8 = 4'd0, SURF_SIZE_B16 = 4'd1, SURF_SIZE_B32 = 4'd2, SURF_SIZE_B64 = 4'd3, SURF_SIZE_V2B8 = 4'd4, SURF_SIZE_V2B16 = 4'd5, SURF_SIZE_V2B32 = 4'd6, SURF_SIZE_V2B64 = 4'd7, SURF_SIZE_V4B8 = 4'd8, SURF_SIZE_V4B16 = 4'd9, SURF_SIZE_V4B32 = 4'd10 } surfsize_e;
+  typedef enum logic [1:0] { SURF_CLAMP_TRAP = 2'd0, SURF_CLAMP_CLAMP = 2'd1, SURF_CLAMP_ZERO = 2'd2 } surfclamp_e;
 
   typedef enum logic [7:0] {
     SREG_TID_X = 8'd0,
@@ -218,7 +221,9 @@ package wf_isa_pkg;
     OP_SHFL = 8'h71,
     OP_MATCH = 8'h72,
     OP_REDUX = 8'h73,
-    OP_TEX = 8'h74
+    OP_TEX = 8'h74,
+    OP_SULD = 8'h75,
+    OP_SUST = 8'h76
   } opcode_e;
 
   // Operand and modifier positions per opcode (absolute bit positions).
@@ -522,142 +527,424 @@ package wf_isa_pkg;
   localparam int unsigned TexCoordWidth = 1;
   localparam int unsigned TexResLo = 52;
   localparam int unsigned TexResWidth = 2;
+  localparam int unsigned TexGatherLo = 54;
+  localparam int unsigned TexGatherWidth = 3;
+  localparam int unsigned SuldDimLo = 48;
+  localparam int unsigned SuldDimWidth = 3;
+  localparam int unsigned SuldSizeLo = 51;
+  localparam int unsigned SuldSizeWidth = 4;
+  localparam int unsigned SuldClampLo = 55;
+  localparam int unsigned SuldClampWidth = 2;
+  localparam int unsigned SustDimLo = 48;
+  localparam int unsigned SustDimWidth = 3;
+  localparam int unsigned SustSizeLo = 51;
+  localparam int unsigned SustSizeWidth = 4;
+  localparam int unsigned SustClampLo = 55;
+  localparam int unsigned SustClampWidth = 2;
 
   function automatic logic op_valid(logic [7:0] op);
     unique case (op)
-      8'h00,
-      8'h01,
-      8'h02,
-      8'h03,
-      8'h04,
-      8'h05,
-      8'h06,
-      8'h07,
-      8'h08,
-      8'h09,
-      8'h0a,
-      8'h0b,
-      8'h0c,
-      8'h0d,
-      8'h0e,
-      8'h0f,
-      8'h10,
-      8'h11,
-      8'h12,
-      8'h13,
-      8'h14,
-      8'h15,
-      8'h16,
-      8'h17,
-      8'h18,
-      8'h19,
-      8'h1a,
-      8'h1b,
-      8'h1c,
-      8'h1d,
-      8'h1e,
-      8'h20,
-      8'h21,
-      8'h22,
-      8'h23,
-      8'h24,
-      8'h25,
-      8'h26,
-      8'h28,
-      8'h29,
-      8'h30,
-      8'h31,
-      8'h32,
-      8'h33,
-      8'h34,
-      8'h35,
-      8'h36,
-      8'h38,
-      8'h39,
-      8'h3a,
-      8'h3b,
-      8'h40,
-      8'h41,
-      8'h42,
-      8'h43,
-      8'h44,
-      8'h48,
-      8'h49,
-      8'h4a,
-      8'h4b,
-      8'h4c,
-      8'h50,
-      8'h51,
-      8'h52,
-      8'h53,
-      8'h54,
-      8'h55,
-      8'h56,
-      8'h57,
-      8'h58,
-      8'h59,
-      8'h5a,
-      8'h60,
-      8'h61,
-      8'h62,
-      8'h63,
-      8'h64,
-      8'h65,
-      8'h66,
-      8'h67,
-      8'h68,
-      8'h69,
-      8'h6a,
-      8'h6b,
-      8'h6c,
-      8'h6d,
-      8'h6e,
-      8'h6f,
-      8'h70,
-      8'h71,
-      8'h72,
-      8'h73,
-      8'h74: return 1'b1;
-      default: return 1'b0;
+      8'h00, 8'h01, 8'h02, 8'h03, 8'h04, 8'h05, 8'h06, 8'h07, 8'h08, 8'h09, 8'h0a, 8'h0b, 8'h0c,
+      8'h0d, 8'h0e, 8'h0f, 8'h10, 8'h11, 8'h12, 8'h13, 8'h14, 8'h15, 8'h16, 8'h17, 8'h18, 8'h19,
+      8'h1a, 8'h1b, 8'h1c, 8'h1d, 8'h1e, 8'h20, 8'h21, 8'h22, 8'h23, 8'h24, 8'h25, 8'h26, 8'h28,
+      8'h29, 8'h30, 8'h31, 8'h32, 8'h33, 8'h34, 8'h35, 8'h36, 8'h38, 8'h39, 8'h3a, 8'h3b, 8'h40,
+      8'h41, 8'h42, 8'h43, 8'h44, 8'h48, 8'h49, 8'h4a, 8'h4b, 8'h4c, 8'h50, 8'h51, 8'h52, 8'h53,
+      8'h54, 8'h55, 8'h56, 8'h57, 8'h58, 8'h59, 8'h5a, 8'h60, 8'h61, 8'h62, 8'h63, 8'h64, 8'h65,
+      8'h66, 8'h67, 8'h68, 8'h69, 8'h6a, 8'h6b, 8'h6c, 8'h6d, 8'h6e, 8'h6f, 8'h70, 8'h71, 8'h72,
+      8'h73, 8'h74, 8'h75, 8'h76: op_valid = 1'b1;
+      default: op_valid = 1'b0;
     endcase
   endfunction
 
   function automatic unit_e op_unit(opcode_e op);
     unique case (op)
-      OP_NOP, OP_MOV, OP_MOV32I, OP_SEL, OP_IADD, OP_IADD_I, OP_IMNMX, OP_IMNMX_I, OP_IABS, OP_SHL, OP_SHL_I, OP_SHR, OP_SHR_I, OP_SHF, OP_LOP3, OP_LOP_I, OP_POPC, OP_CLZ, OP_BREV, OP_BFIND, OP_BFE, OP_BFI, OP_PRMT, OP_ISETP, OP_ISETP_I, OP_PLOP3, OP_P2R, OP_LEAPC, OP_S2R, OP_CVTA, OP_ISSPACEP: return UNIT_ALU;
-      OP_IMUL, OP_IMUL_I, OP_IMULHI, OP_IMULWIDE, OP_IMAD, OP_IMADHI, OP_IMADWIDE: return UNIT_IMUL;
-      OP_IDIV, OP_IREM: return UNIT_IDIV;
-      OP_FADD, OP_FADD_I, OP_FMUL, OP_FMUL_I, OP_FFMA, OP_FMNMX, OP_FSETP: return UNIT_FMA;
-      OP_F2F, OP_F2I, OP_I2F, OP_I2I: return UNIT_CVT;
-      OP_DADD, OP_DMUL, OP_DFMA, OP_DMNMX, OP_DSETP: return UNIT_FP64;
-      OP_FDIV, OP_FSQRT, OP_DDIV, OP_DSQRT: return UNIT_FDIV;
-      OP_MUFU: return UNIT_SFU;
-      OP_LDG, OP_STG, OP_LDS, OP_STS, OP_LDL, OP_STL, OP_LDC, OP_LDP, OP_LD, OP_ST, OP_ATOM: return UNIT_LSU;
-      OP_TEX: return UNIT_TEX;
-      OP_BRA, OP_BRX, OP_CALL, OP_CALLR, OP_RET, OP_EXIT, OP_BSSY, OP_BSYNC, OP_B2R, OP_R2B, OP_WARPSYNC, OP_BAR, OP_MEMBAR, OP_TRAP, OP_BPT, OP_NANOSLEEP, OP_VOTE, OP_SHFL, OP_MATCH, OP_REDUX: return UNIT_CTRL;
-      default: return UNIT_ALU;
+      8'h00, 8'h01, 8'h02, 8'h03, 8'h04, 8'h05, 8'h06, 8'h07, 8'h08, 8'h09, 8'h0a, 8'h0b, 8'h0c,
+      8'h0d, 8'h0e, 8'h0f, 8'h10, 8'h11, 8'h12, 8'h13, 8'h14, 8'h15, 8'h16, 8'h17, 8'h18, 8'h19,
+      8'h1a, 8'h1b, 8'h1c, 8'h1d, 8'h1e: op_unit = UNIT_ALU;
+      8'h20, 8'h21, 8'h22, 8'h23, 8'h24, 8'h25, 8'h26: op_unit = UNIT_IMUL;
+      8'h28, 8'h29: op_unit = UNIT_IDIV;
+      8'h30, 8'h31, 8'h32, 8'h33, 8'h34, 8'h35, 8'h36: op_unit = UNIT_FMA;
+      8'h38, 8'h39, 8'h3a, 8'h3b: op_unit = UNIT_CVT;
+      8'h40, 8'h41, 8'h42, 8'h43, 8'h44: op_unit = UNIT_FP64;
+      8'h48, 8'h49, 8'h4a, 8'h4b: op_unit = UNIT_FDIV;
+      8'h4c: op_unit = UNIT_SFU;
+      8'h50, 8'h51, 8'h52, 8'h53, 8'h54, 8'h55, 8'h56, 8'h57, 8'h58, 8'h59, 8'h5a, 8'h75,
+      8'h76: op_unit = UNIT_LSU;
+      8'h74: op_unit = UNIT_TEX;
+      8'h60, 8'h61, 8'h62, 8'h63, 8'h64, 8'h65, 8'h66, 8'h67, 8'h68, 8'h69, 8'h6a, 8'h6b, 8'h6c,
+      8'h6d, 8'h6e, 8'h6f, 8'h70, 8'h71, 8'h72, 8'h73: op_unit = UNIT_CTRL;
+      default: op_unit = UNIT_ALU;
     endcase
   endfunction
 
   function automatic format_e op_format(opcode_e op);
     unique case (op)
-      OP_NOP, OP_MOV, OP_SEL, OP_IADD, OP_IMNMX, OP_IABS, OP_SHL, OP_SHR, OP_SHF, OP_LOP3, OP_POPC, OP_CLZ, OP_BREV, OP_BFIND, OP_BFE, OP_BFI, OP_PRMT, OP_ISETP, OP_PLOP3, OP_P2R, OP_S2R, OP_CVTA, OP_ISSPACEP, OP_IMUL, OP_IMULHI, OP_IMULWIDE, OP_IMAD, OP_IMADHI, OP_IMADWIDE, OP_IDIV, OP_IREM, OP_FADD, OP_FMUL, OP_FFMA, OP_FMNMX, OP_FSETP, OP_F2F, OP_F2I, OP_I2F, OP_I2I, OP_DADD, OP_DMUL, OP_DFMA, OP_DMNMX, OP_DSETP, OP_FDIV, OP_FSQRT, OP_DDIV, OP_DSQRT, OP_MUFU, OP_ATOM, OP_BRX, OP_CALLR, OP_RET, OP_EXIT, OP_BSYNC, OP_B2R, OP_R2B, OP_BAR, OP_MEMBAR, OP_VOTE, OP_SHFL, OP_MATCH, OP_REDUX, OP_TEX: return FMT_R;
-      OP_MOV32I, OP_IADD_I, OP_IMNMX_I, OP_SHL_I, OP_SHR_I, OP_LOP_I, OP_ISETP_I, OP_LEAPC, OP_IMUL_I, OP_FADD_I, OP_FMUL_I, OP_LDG, OP_STG, OP_LDS, OP_STS, OP_LDL, OP_STL, OP_LDC, OP_LDP, OP_LD, OP_ST, OP_BRA, OP_CALL, OP_BSSY, OP_WARPSYNC, OP_TRAP, OP_BPT, OP_NANOSLEEP: return FMT_I;
-      default: return FMT_R;
+      8'h00, 8'h01, 8'h03, 8'h04, 8'h06, 8'h08, 8'h09, 8'h0b, 8'h0d, 8'h0e, 8'h10, 8'h11, 8'h12,
+      8'h13, 8'h14, 8'h15, 8'h16, 8'h17, 8'h19, 8'h1a, 8'h1c, 8'h1d, 8'h1e, 8'h20, 8'h22, 8'h23,
+      8'h24, 8'h25, 8'h26, 8'h28, 8'h29, 8'h30, 8'h32, 8'h34, 8'h35, 8'h36, 8'h38, 8'h39, 8'h3a,
+      8'h3b, 8'h40, 8'h41, 8'h42, 8'h43, 8'h44, 8'h48, 8'h49, 8'h4a, 8'h4b, 8'h4c, 8'h5a, 8'h61,
+      8'h63, 8'h64, 8'h65, 8'h67, 8'h68, 8'h69, 8'h6b, 8'h6c, 8'h70, 8'h71, 8'h72, 8'h73, 8'h74,
+      8'h75, 8'h76: op_format = FMT_R;
+      8'h02, 8'h05, 8'h07, 8'h0a, 8'h0c, 8'h0f, 8'h18, 8'h1b, 8'h21, 8'h31, 8'h33, 8'h50, 8'h51,
+      8'h52, 8'h53, 8'h54, 8'h55, 8'h56, 8'h57, 8'h58, 8'h59, 8'h60, 8'h62, 8'h66, 8'h6a, 8'h6d,
+      8'h6e, 8'h6f: op_format = FMT_I;
+      default: op_format = FMT_R;
     endcase
   endfunction
 
   function automatic int unsigned op_latency(opcode_e op);
     unique case (op)
-      OP_BRA, OP_BRX, OP_CALL, OP_CALLR, OP_RET, OP_EXIT, OP_BSSY, OP_BSYNC, OP_B2R, OP_R2B, OP_WARPSYNC, OP_BAR, OP_MEMBAR, OP_TRAP, OP_BPT, OP_NANOSLEEP, OP_VOTE, OP_SHFL, OP_MATCH, OP_REDUX: return 1;
-      OP_NOP, OP_MOV, OP_MOV32I, OP_SEL, OP_IADD, OP_IADD_I, OP_IMNMX, OP_IMNMX_I, OP_IABS, OP_SHL, OP_SHL_I, OP_SHR, OP_SHR_I, OP_SHF, OP_LOP3, OP_LOP_I, OP_POPC, OP_CLZ, OP_BREV, OP_BFIND, OP_BFE, OP_BFI, OP_PRMT, OP_ISETP, OP_ISETP_I, OP_PLOP3, OP_P2R, OP_LEAPC, OP_S2R, OP_CVTA, OP_ISSPACEP: return 2;
-      OP_IMUL, OP_IMUL_I, OP_IMULHI, OP_IMULWIDE, OP_IMAD, OP_IMADHI, OP_IMADWIDE, OP_FADD, OP_FADD_I, OP_FMUL, OP_FMUL_I, OP_FFMA, OP_FMNMX, OP_FSETP, OP_F2F, OP_F2I, OP_I2F, OP_I2I, OP_LDG, OP_STG, OP_LDS, OP_STS, OP_LDL, OP_STL, OP_LDC, OP_LDP, OP_LD, OP_ST, OP_ATOM: return 4;
-      OP_DADD, OP_DMUL, OP_DFMA, OP_DMNMX, OP_DSETP: return 8;
-      OP_MUFU: return 12;
-      OP_TEX: return 16;
-      OP_IDIV, OP_IREM: return 36;
-      OP_FDIV, OP_FSQRT, OP_DDIV, OP_DSQRT: return 60;
-      default: return 1;
+      8'h60, 8'h61, 8'h62, 8'h63, 8'h64, 8'h65, 8'h66, 8'h67, 8'h68, 8'h69, 8'h6a, 8'h6b, 8'h6c,
+      8'h6d, 8'h6e, 8'h6f, 8'h70, 8'h71, 8'h72, 8'h73: op_latency = 1;
+      8'h00, 8'h01, 8'h02, 8'h03, 8'h04, 8'h05, 8'h06, 8'h07, 8'h08, 8'h09, 8'h0a, 8'h0b, 8'h0c,
+      8'h0d, 8'h0e, 8'h0f, 8'h10, 8'h11, 8'h12, 8'h13, 8'h14, 8'h15, 8'h16, 8'h17, 8'h18, 8'h19,
+      8'h1a, 8'h1b, 8'h1c, 8'h1d, 8'h1e: op_latency = 2;
+      8'h20, 8'h21, 8'h22, 8'h23, 8'h24, 8'h25, 8'h26, 8'h30, 8'h31, 8'h32, 8'h33, 8'h34, 8'h35,
+      8'h36, 8'h38, 8'h39, 8'h3a, 8'h3b, 8'h50, 8'h51, 8'h52, 8'h53, 8'h54, 8'h55, 8'h56, 8'h57,
+      8'h58, 8'h59, 8'h5a, 8'h75, 8'h76: op_latency = 4;
+      8'h40, 8'h41, 8'h42, 8'h43, 8'h44: op_latency = 8;
+      8'h4c: op_latency = 12;
+      8'h74: op_latency = 16;
+      8'h28, 8'h29: op_latency = 36;
+      8'h48, 8'h49, 8'h4a, 8'h4b: op_latency = 60;
+      default: op_latency = 1;
+    endcase
+  endfunction
+
+  // Operand roles (isa.toml's def/use) of an instruction word. Register functions give the
+  // registers a field names when the instruction writes (def) or reads (use) it: 0 (not
+  // accessed, also for a modifier value that selects no width), 1, 2 (aligned pair) or 4
+  // (quad); RZ is not special here. Predicate functions give {present, 5-bit field}; bit 4
+  // of the field is the negation of a PN operand (0 for P operands).
+  // Registers written through field rd.
+  function automatic logic [2:0] rd_def_regs(logic [InstBits-1:0] inst);
+    rd_def_regs = 3'd0;
+    unique case (inst[7:0])
+      // MOV, MOV32I, SEL, IADD, IADD_I, IMNMX, IMNMX_I, IABS, SHL, SHL_I, SHR, SHR_I, SHF, LOP3,
+      //   LOP_I, POPC, CLZ, BREV, BFIND, BFE, BFI, PRMT, P2R, LEAPC, IMUL, IMUL_I, IMULHI, IMAD,
+      //   IMADHI, FADD, FADD_I, FMUL, FMUL_I, FFMA, FMNMX, FDIV, FSQRT, MUFU, CALL, CALLR, B2R,
+      //   VOTE, SHFL, MATCH, REDUX
+      8'h01, 8'h02, 8'h03, 8'h04, 8'h05, 8'h06, 8'h07, 8'h08, 8'h09, 8'h0a, 8'h0b, 8'h0c, 8'h0d,
+      8'h0e, 8'h0f, 8'h10, 8'h11, 8'h12, 8'h13, 8'h14, 8'h15, 8'h16, 8'h1a, 8'h1b, 8'h20, 8'h21,
+      8'h22, 8'h24, 8'h25, 8'h30, 8'h31, 8'h32, 8'h33, 8'h34, 8'h35, 8'h48, 8'h49, 8'h4c, 8'h62,
+      8'h63, 8'h68, 8'h70, 8'h71, 8'h72, 8'h73: rd_def_regs = 3'd1;
+      // S2R
+      8'h1c: begin
+        unique case (inst[55:48])
+          8'd0, 8'd1, 8'd2, 8'd3, 8'd4, 8'd5, 8'd6, 8'd7, 8'd8, 8'd9, 8'd10, 8'd11, 8'd12, 8'd13, 8'd14, 8'd15, 8'd16, 8'd18, 8'd21, 8'd22, 8'd23, 8'd24, 8'd25, 8'd26, 8'd27, 8'd28, 8'd29: rd_def_regs = 3'd1;
+          8'd17, 8'd19, 8'd20, 8'd30: rd_def_regs = 3'd2;
+          default: rd_def_regs = 3'd0;
+        endcase
+      end
+      // CVTA
+      8'h1d: begin
+        unique case (inst[48])
+          1'd1: rd_def_regs = 3'd1;
+          1'd0: rd_def_regs = 3'd2;
+          default: rd_def_regs = 3'd0;
+        endcase
+      end
+      // IMULWIDE, IMADWIDE, DADD, DMUL, DFMA, DMNMX, DDIV, DSQRT
+      8'h23, 8'h26, 8'h40, 8'h41, 8'h42, 8'h43, 8'h4a, 8'h4b: rd_def_regs = 3'd2;
+      // IDIV, IREM
+      8'h28, 8'h29: begin
+        unique case (inst[49:48])
+          2'd0, 2'd1: rd_def_regs = 3'd1;
+          2'd2, 2'd3: rd_def_regs = 3'd2;
+          default: rd_def_regs = 3'd0;
+        endcase
+      end
+      // F2F, I2F
+      8'h38, 8'h3a: begin
+        unique case (inst[49:48])
+          2'd0, 2'd1, 2'd3: rd_def_regs = 3'd1;
+          2'd2: rd_def_regs = 3'd2;
+          default: rd_def_regs = 3'd0;
+        endcase
+      end
+      // F2I, I2I
+      8'h39, 8'h3b: begin
+        unique case (inst[50:48])
+          3'd0, 3'd1, 3'd2, 3'd3, 3'd4, 3'd5: rd_def_regs = 3'd1;
+          3'd6, 3'd7: rd_def_regs = 3'd2;
+          default: rd_def_regs = 3'd0;
+        endcase
+      end
+      // LDG, LDS, LDL, LDC, LDP, LD
+      8'h50, 8'h52, 8'h54, 8'h56, 8'h57, 8'h58: begin
+        unique case (inst[15:13])
+          3'd0, 3'd1, 3'd2, 3'd3, 3'd4: rd_def_regs = 3'd1;
+          3'd5: rd_def_regs = 3'd2;
+          3'd6: rd_def_regs = 3'd4;
+          default: rd_def_regs = 3'd0;
+        endcase
+      end
+      // ATOM
+      8'h5a: begin
+        unique case (inst[54:52])
+          3'd0, 3'd1, 3'd4: rd_def_regs = 3'd1;
+          3'd2, 3'd3, 3'd5: rd_def_regs = 3'd2;
+          default: rd_def_regs = 3'd0;
+        endcase
+      end
+      // BAR
+      8'h6b: begin
+        if (inst[50:48] == 3'd2 || inst[50:48] == 3'd3 || inst[50:48] == 3'd4) begin
+          rd_def_regs = 3'd1;
+        end
+      end
+      // TEX
+      8'h74: rd_def_regs = 3'd4;
+      // SULD
+      8'h75: begin
+        unique case (inst[54:51])
+          4'd0, 4'd1, 4'd2: rd_def_regs = 3'd1;
+          4'd3, 4'd4, 4'd5, 4'd6: rd_def_regs = 3'd2;
+          4'd7, 4'd8, 4'd9, 4'd10: rd_def_regs = 3'd4;
+          default: rd_def_regs = 3'd0;
+        endcase
+      end
+      default: rd_def_regs = 3'd0;
+    endcase
+  endfunction
+
+  // Registers read through field rd.
+  function automatic logic [2:0] rd_use_regs(logic [InstBits-1:0] inst);
+    rd_use_regs = 3'd0;
+    unique case (inst[7:0])
+      // STG, STS, STL, ST
+      8'h51, 8'h53, 8'h55, 8'h59: begin
+        unique case (inst[15:13])
+          3'd0, 3'd1, 3'd2, 3'd3, 3'd4: rd_use_regs = 3'd1;
+          3'd5: rd_use_regs = 3'd2;
+          3'd6: rd_use_regs = 3'd4;
+          default: rd_use_regs = 3'd0;
+        endcase
+      end
+      default: rd_use_regs = 3'd0;
+    endcase
+  endfunction
+
+  // Registers read through field ra.
+  function automatic logic [2:0] ra_use_regs(logic [InstBits-1:0] inst);
+    ra_use_regs = 3'd0;
+    unique case (inst[7:0])
+      // MOV, SEL, IADD, IADD_I, IMNMX, IMNMX_I, IABS, SHL, SHL_I, SHR, SHR_I, SHF, LOP3, LOP_I,
+      //   POPC, CLZ, BREV, BFIND, BFE, BFI, PRMT, ISETP_I, IMUL, IMUL_I, IMULHI, IMULWIDE, IMAD,
+      //   IMADHI, IMADWIDE, FADD, FADD_I, FMUL, FMUL_I, FFMA, FMNMX, FSETP, FDIV, FSQRT, MUFU, LDS,
+      //   STS, LDL, STL, LDC, LDP, BRX, CALLR, RET, R2B, WARPSYNC, BAR, NANOSLEEP, SHFL, REDUX
+      8'h01, 8'h03, 8'h04, 8'h05, 8'h06, 8'h07, 8'h08, 8'h09, 8'h0a, 8'h0b, 8'h0c, 8'h0d, 8'h0e,
+      8'h0f, 8'h10, 8'h11, 8'h12, 8'h13, 8'h14, 8'h15, 8'h16, 8'h18, 8'h20, 8'h21, 8'h22, 8'h23,
+      8'h24, 8'h25, 8'h26, 8'h30, 8'h31, 8'h32, 8'h33, 8'h34, 8'h35, 8'h36, 8'h48, 8'h49, 8'h4c,
+      8'h52, 8'h53, 8'h54, 8'h55, 8'h56, 8'h57, 8'h61, 8'h63, 8'h64, 8'h69, 8'h6a, 8'h6b, 8'h6f,
+      8'h71, 8'h73: ra_use_regs = 3'd1;
+      // ISETP
+      8'h17: begin
+        unique case (inst[52:51])
+          2'd0, 2'd1: ra_use_regs = 3'd1;
+          2'd2, 2'd3: ra_use_regs = 3'd2;
+          default: ra_use_regs = 3'd0;
+        endcase
+      end
+      // CVTA
+      8'h1d: begin
+        unique case (inst[48])
+          1'd0: ra_use_regs = 3'd1;
+          1'd1: ra_use_regs = 3'd2;
+          default: ra_use_regs = 3'd0;
+        endcase
+      end
+      // ISSPACEP, DADD, DMUL, DFMA, DMNMX, DSETP, DDIV, DSQRT, LDG, STG, LD, ST
+      8'h1e, 8'h40, 8'h41, 8'h42, 8'h43, 8'h44, 8'h4a, 8'h4b, 8'h50, 8'h51, 8'h58,
+      8'h59: ra_use_regs = 3'd2;
+      // IDIV, IREM
+      8'h28, 8'h29: begin
+        unique case (inst[49:48])
+          2'd0, 2'd1: ra_use_regs = 3'd1;
+          2'd2, 2'd3: ra_use_regs = 3'd2;
+          default: ra_use_regs = 3'd0;
+        endcase
+      end
+      // F2F
+      8'h38: begin
+        unique case (inst[51:50])
+          2'd0, 2'd1, 2'd3: ra_use_regs = 3'd1;
+          2'd2: ra_use_regs = 3'd2;
+          default: ra_use_regs = 3'd0;
+        endcase
+      end
+      // F2I
+      8'h39: begin
+        unique case (inst[52:51])
+          2'd0, 2'd1, 2'd3: ra_use_regs = 3'd1;
+          2'd2: ra_use_regs = 3'd2;
+          default: ra_use_regs = 3'd0;
+        endcase
+      end
+      // I2F
+      8'h3a: begin
+        unique case (inst[52:50])
+          3'd0, 3'd1, 3'd2, 3'd3, 3'd4, 3'd5: ra_use_regs = 3'd1;
+          3'd6, 3'd7: ra_use_regs = 3'd2;
+          default: ra_use_regs = 3'd0;
+        endcase
+      end
+      // I2I
+      8'h3b: begin
+        unique case (inst[53:51])
+          3'd0, 3'd1, 3'd2, 3'd3, 3'd4, 3'd5: ra_use_regs = 3'd1;
+          3'd6, 3'd7: ra_use_regs = 3'd2;
+          default: ra_use_regs = 3'd0;
+        endcase
+      end
+      // ATOM
+      8'h5a: begin
+        unique case (inst[56:55])
+          2'd2: ra_use_regs = 3'd1;
+          2'd0, 2'd1: ra_use_regs = 3'd2;
+          default: ra_use_regs = 3'd0;
+        endcase
+      end
+      // MATCH
+      8'h72: begin
+        unique case (inst[53])
+          1'd0: ra_use_regs = 3'd1;
+          1'd1: ra_use_regs = 3'd2;
+          default: ra_use_regs = 3'd0;
+        endcase
+      end
+      // TEX, SULD, SUST
+      8'h74, 8'h75, 8'h76: begin
+        unique case (inst[50:48])
+          3'd0: ra_use_regs = 3'd1;
+          3'd1, 3'd3: ra_use_regs = 3'd2;
+          3'd2, 3'd4, 3'd5: ra_use_regs = 3'd4;
+          default: ra_use_regs = 3'd0;
+        endcase
+      end
+      default: ra_use_regs = 3'd0;
+    endcase
+  endfunction
+
+  // Registers read through field rb.
+  function automatic logic [2:0] rb_use_regs(logic [InstBits-1:0] inst);
+    rb_use_regs = 3'd0;
+    unique case (inst[7:0])
+      // SEL, IADD, IMNMX, SHL, SHR, SHF, LOP3, BFE, BFI, PRMT, IMUL, IMULHI, IMULWIDE, IMAD,
+      //   IMADHI, IMADWIDE, FADD, FMUL, FFMA, FMNMX, FSETP, FDIV, BAR, SHFL
+      8'h03, 8'h04, 8'h06, 8'h09, 8'h0b, 8'h0d, 8'h0e, 8'h14, 8'h15, 8'h16, 8'h20, 8'h22, 8'h23,
+      8'h24, 8'h25, 8'h26, 8'h30, 8'h32, 8'h34, 8'h35, 8'h36, 8'h48, 8'h6b,
+      8'h71: rb_use_regs = 3'd1;
+      // ISETP
+      8'h17: begin
+        unique case (inst[52:51])
+          2'd0, 2'd1: rb_use_regs = 3'd1;
+          2'd2, 2'd3: rb_use_regs = 3'd2;
+          default: rb_use_regs = 3'd0;
+        endcase
+      end
+      // IDIV, IREM
+      8'h28, 8'h29: begin
+        unique case (inst[49:48])
+          2'd0, 2'd1: rb_use_regs = 3'd1;
+          2'd2, 2'd3: rb_use_regs = 3'd2;
+          default: rb_use_regs = 3'd0;
+        endcase
+      end
+      // DADD, DMUL, DFMA, DMNMX, DSETP, DDIV, TEX, SULD, SUST
+      8'h40, 8'h41, 8'h42, 8'h43, 8'h44, 8'h4a, 8'h74, 8'h75, 8'h76: rb_use_regs = 3'd2;
+      // ATOM
+      8'h5a: begin
+        unique case (inst[54:52])
+          3'd0, 3'd1, 3'd4: rb_use_regs = 3'd1;
+          3'd2, 3'd3, 3'd5: rb_use_regs = 3'd2;
+          default: rb_use_regs = 3'd0;
+        endcase
+      end
+      default: rb_use_regs = 3'd0;
+    endcase
+  endfunction
+
+  // Registers read through field rc.
+  function automatic logic [2:0] rc_use_regs(logic [InstBits-1:0] inst);
+    rc_use_regs = 3'd0;
+    unique case (inst[7:0])
+      // SHF, LOP3, BFI, PRMT, IMAD, IMADHI, FFMA, SHFL
+      8'h0d, 8'h0e, 8'h15, 8'h16, 8'h24, 8'h25, 8'h34, 8'h71: rc_use_regs = 3'd1;
+      // IMADWIDE, DFMA
+      8'h26, 8'h42: rc_use_regs = 3'd2;
+      // ATOM
+      8'h5a: begin
+        if (inst[51:48] == 4'd9) begin
+          unique case (inst[54:52])
+            3'd0, 3'd1, 3'd4: rc_use_regs = 3'd1;
+            3'd2, 3'd3, 3'd5: rc_use_regs = 3'd2;
+            default: rc_use_regs = 3'd0;
+          endcase
+        end
+      end
+      // SUST
+      8'h76: begin
+        unique case (inst[54:51])
+          4'd0, 4'd1, 4'd2: rc_use_regs = 3'd1;
+          4'd3, 4'd4, 4'd5, 4'd6: rc_use_regs = 3'd2;
+          4'd7, 4'd8, 4'd9, 4'd10: rc_use_regs = 3'd4;
+          default: rc_use_regs = 3'd0;
+        endcase
+      end
+      default: rc_use_regs = 3'd0;
+    endcase
+  endfunction
+
+  // The predicate written.
+  function automatic logic [5:0] pred_def(logic [InstBits-1:0] inst);
+    pred_def = 6'd0;
+    unique case (inst[7:0])
+      // IADD
+      8'h04: pred_def = {2'b10, inst[55:52]};
+      // ISETP, ISETP_I, PLOP3, ISSPACEP, FSETP, DSETP
+      8'h17, 8'h18, 8'h19, 8'h1e, 8'h36, 8'h44: pred_def = {2'b10, inst[19:16]};
+      // VOTE, SHFL, MATCH
+      8'h70, 8'h71, 8'h72: pred_def = {2'b10, inst[51:48]};
+      default: pred_def = 6'd0;
+    endcase
+  endfunction
+
+  // Predicate read number 0 in operand order.
+  function automatic logic [5:0] pred_use0(logic [InstBits-1:0] inst);
+    pred_use0 = 6'd0;
+    unique case (inst[7:0])
+      // SEL, ISETP, FSETP, DSETP, BAR, VOTE
+      8'h03, 8'h17, 8'h36, 8'h44, 8'h6b, 8'h70: pred_use0 = {1'b1, inst[44:40]};
+      // IADD
+      8'h04: begin
+        if (inst[49]) begin
+          pred_use0 = {1'b1, inst[60:56]};
+        end
+      end
+      // PLOP3, P2R
+      8'h19, 8'h1a: pred_use0 = {1'b1, inst[28:24]};
+      default: pred_use0 = 6'd0;
+    endcase
+  endfunction
+
+  // Predicate read number 1 in operand order.
+  function automatic logic [5:0] pred_use1(logic [InstBits-1:0] inst);
+    pred_use1 = 6'd0;
+    unique case (inst[7:0])
+      // PLOP3
+      8'h19: pred_use1 = {1'b1, inst[36:32]};
+      default: pred_use1 = 6'd0;
+    endcase
+  endfunction
+
+  // Predicate read number 2 in operand order.
+  function automatic logic [5:0] pred_use2(logic [InstBits-1:0] inst);
+    pred_use2 = 6'd0;
+    unique case (inst[7:0])
+      // PLOP3
+      8'h19: pred_use2 = {1'b1, inst[44:40]};
+      default: pred_use2 = 6'd0;
     endcase
   endfunction
 

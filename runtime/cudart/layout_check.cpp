@@ -6,6 +6,8 @@ namespace ours {
 #include "cuda_types.h"
 }
 #include <driver_types.h>
+#include <surface_types.h>
+#include <texture_types.h>
 
 #define SAME_LAYOUT(S, f) static_assert(offsetof(ours::S, f) == offsetof(::S, f), #S "." #f)
 static_assert(sizeof(ours::cudaDeviceProp) == sizeof(::cudaDeviceProp), "cudaDeviceProp size");
@@ -407,3 +409,64 @@ static_assert(int(ours::cudaLimitMallocHeapSize) == int(::cudaLimitMallocHeapSiz
 static_assert(int(ours::cudaFuncAttributeMaxDynamicSharedMemorySize) == int(::cudaFuncAttributeMaxDynamicSharedMemorySize), "cudaFuncAttributeMaxDynamicSharedMemorySize");
 static_assert(int(ours::cudaMemoryTypeDevice) == int(::cudaMemoryTypeDevice), "cudaMemoryTypeDevice");
 static_assert(int(ours::cudaMemoryTypeHost) == int(::cudaMemoryTypeHost), "cudaMemoryTypeHost");
+// Pitched/3D memory, launch configuration, graphs and memory pools.
+static_assert(sizeof(ours::cudaPitchedPtr) == sizeof(::cudaPitchedPtr), "cudaPitchedPtr size");
+SAME_LAYOUT(cudaPitchedPtr, ysize);
+static_assert(sizeof(ours::cudaExtent) == sizeof(::cudaExtent), "cudaExtent size");
+static_assert(sizeof(ours::cudaPos) == sizeof(::cudaPos), "cudaPos size");
+static_assert(sizeof(ours::cudaMemcpy3DParms) == sizeof(::cudaMemcpy3DParms), "cudaMemcpy3DParms size");
+SAME_LAYOUT(cudaMemcpy3DParms, srcPos);
+SAME_LAYOUT(cudaMemcpy3DParms, srcPtr);
+SAME_LAYOUT(cudaMemcpy3DParms, dstArray);
+SAME_LAYOUT(cudaMemcpy3DParms, dstPos);
+SAME_LAYOUT(cudaMemcpy3DParms, dstPtr);
+SAME_LAYOUT(cudaMemcpy3DParms, extent);
+SAME_LAYOUT(cudaMemcpy3DParms, kind);
+static_assert(int(ours::cudaFuncCachePreferEqual) == int(::cudaFuncCachePreferEqual), "cudaFuncCachePreferEqual");
+static_assert(int(ours::cudaLaunchAttributeCooperative) == int(::cudaLaunchAttributeCooperative), "cudaLaunchAttributeCooperative");
+static_assert(sizeof(ours::cudaLaunchAttribute) == sizeof(::cudaLaunchAttribute), "cudaLaunchAttribute size");
+SAME_LAYOUT(cudaLaunchAttribute, val);
+static_assert(sizeof(ours::cudaLaunchConfig_t) == sizeof(::cudaLaunchConfig_t), "cudaLaunchConfig_t size");
+SAME_LAYOUT(cudaLaunchConfig_t, blockDim);
+SAME_LAYOUT(cudaLaunchConfig_t, dynamicSmemBytes);
+SAME_LAYOUT(cudaLaunchConfig_t, stream);
+SAME_LAYOUT(cudaLaunchConfig_t, attrs);
+SAME_LAYOUT(cudaLaunchConfig_t, numAttrs);
+static_assert(int(ours::cudaStreamCaptureModeRelaxed) == int(::cudaStreamCaptureModeRelaxed), "cudaStreamCaptureModeRelaxed");
+static_assert(int(ours::cudaStreamCaptureStatusInvalidated) == int(::cudaStreamCaptureStatusInvalidated), "cudaStreamCaptureStatusInvalidated");
+static_assert(int(ours::cudaGraphNodeTypeEmpty) == int(::cudaGraphNodeTypeEmpty), "cudaGraphNodeTypeEmpty");
+static_assert(int(ours::cudaGraphNodeTypeHost) == int(::cudaGraphNodeTypeHost), "cudaGraphNodeTypeHost");
+static_assert(sizeof(ours::cudaKernelNodeParams) == sizeof(::cudaKernelNodeParams), "cudaKernelNodeParams size");
+SAME_LAYOUT(cudaKernelNodeParams, gridDim);
+SAME_LAYOUT(cudaKernelNodeParams, blockDim);
+SAME_LAYOUT(cudaKernelNodeParams, sharedMemBytes);
+SAME_LAYOUT(cudaKernelNodeParams, kernelParams);
+SAME_LAYOUT(cudaKernelNodeParams, extra);
+static_assert(sizeof(ours::cudaMemsetParams) == sizeof(::cudaMemsetParams), "cudaMemsetParams size");
+SAME_LAYOUT(cudaMemsetParams, value);
+SAME_LAYOUT(cudaMemsetParams, elementSize);
+SAME_LAYOUT(cudaMemsetParams, width);
+SAME_LAYOUT(cudaMemsetParams, height);
+static_assert(sizeof(ours::cudaHostNodeParams) == sizeof(::cudaHostNodeParams), "cudaHostNodeParams size");
+static_assert(int(ours::cudaMemPoolAttrReleaseThreshold) == int(::cudaMemPoolAttrReleaseThreshold), "cudaMemPoolAttrReleaseThreshold");
+static_assert(int(ours::cudaMemPoolAttrUsedMemHigh) == int(::cudaMemPoolAttrUsedMemHigh), "cudaMemPoolAttrUsedMemHigh");
+static_assert(sizeof(ours::cudaMemLocation) == sizeof(::cudaMemLocation), "cudaMemLocation size");
+// Texture, surface and array descriptors (shared with the clang CUDA headers).
+static_assert(sizeof(ours::cudaChannelFormatDesc) == sizeof(::cudaChannelFormatDesc), "cudaChannelFormatDesc size");
+static_assert(sizeof(ours::cudaResourceDesc) == sizeof(::cudaResourceDesc), "cudaResourceDesc size");
+SAME_LAYOUT(cudaResourceDesc, res);
+SAME_LAYOUT(cudaResourceDesc, flags);
+static_assert(offsetof(ours::cudaResourceDesc, res.pitch2D.pitchInBytes) == offsetof(::cudaResourceDesc, res.pitch2D.pitchInBytes), "cudaResourceDesc pitch2D");
+static_assert(offsetof(ours::cudaResourceDesc, res.linear.sizeInBytes) == offsetof(::cudaResourceDesc, res.linear.sizeInBytes), "cudaResourceDesc linear");
+static_assert(sizeof(ours::cudaTextureDesc) == sizeof(::cudaTextureDesc), "cudaTextureDesc size");
+SAME_LAYOUT(cudaTextureDesc, filterMode);
+SAME_LAYOUT(cudaTextureDesc, borderColor);
+SAME_LAYOUT(cudaTextureDesc, normalizedCoords);
+SAME_LAYOUT(cudaTextureDesc, seamlessCubemap);
+static_assert(int(ours::cudaAddressModeBorder) == int(::cudaAddressModeBorder), "cudaAddressModeBorder");
+static_assert(int(ours::cudaFilterModeLinear) == int(::cudaFilterModeLinear), "cudaFilterModeLinear");
+static_assert(int(ours::cudaReadModeNormalizedFloat) == int(::cudaReadModeNormalizedFloat), "cudaReadModeNormalizedFloat");
+static_assert(int(ours::cudaChannelFormatKindNone) == int(::cudaChannelFormatKindNone), "cudaChannelFormatKindNone");
+static_assert(int(ours::cudaResourceTypePitch2D) == int(::cudaResourceTypePitch2D), "cudaResourceTypePitch2D");
+static_assert(int(ours::cudaBoundaryModeTrap) == int(::cudaBoundaryModeTrap), "cudaBoundaryModeTrap");
+static_assert(int(ours::cudaSharedMemBankSizeEightByte) == int(::cudaSharedMemBankSizeEightByte), "cudaSharedMemBankSizeEightByte");

@@ -1,6 +1,8 @@
 #include "warpforge/runtime/fatbin.h"
 
+#include <cstdio>
 #include <cstring>
+#include <string_view>
 #include <zstd.h>
 
 namespace wf::rt::fatbin {
@@ -11,6 +13,13 @@ const Entry *Parsed::bestPtx() const {
     if (e.kind == kKindPtx && (!best || e.arch > best->arch))
       best = &e;
   return best;
+}
+
+const Entry *Parsed::wfx() const {
+  for (const Entry &e : entries)
+    if (e.kind == kKindWfx)
+      return &e;
+  return nullptr;
 }
 
 std::string Parsed::elfArchs() const {
@@ -111,6 +120,87 @@ bool parse(const uint8_t *data, size_t limit, Parsed &out, std::string &error) {
   return true;
 }
 
+// clang embeds the named file's bytes plus a NUL; PTX text is the only textual payload.
+static constexpr size_t kMaxPtxBytes = size_t(1) << 30;
+
+/// PTX text as written by a front end: comments, then directives, ".version" among the first.
+static bool looksLikePtx(const char *text, size_t size) {
+  std::string_view view(text, size);
+  size_t version = view.find(".version");
+  if (version == std::string_view::npos || view.find(".target") == std::string_view::npos)
+    return false;
+  for (size_t i = 0; i < version; ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
+      return false;
+  }
+  return true;
+}
+
+/// "sm_75" in the ".target" directive as 75; 0 when absent.
+static uint32_t ptxTargetArch(std::string_view text) {
+  size_t at = text.find(".target");
+  if (at == std::string_view::npos)
+    return 0;
+  size_t sm = text.find("sm_", at);
+  if (sm == std::string_view::npos || text.find('\n', at) < sm)
+    return 0;
+  uint32_t arch = 0;
+  for (size_t i = sm + 3; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
+    arch = arch * 10 + uint32_t(text[i] - '0');
+  return arch;
+}
+
+/// The raw payload of clang's wrapper: a fatbinary, a .wfx module, or PTX text.
+static bool parseRaw(const uint8_t *data, Parsed &out, std::string &error) {
+  const char *text = reinterpret_cast<const char *>(data);
+  if (text[0] == 0) {
+    error = "the embedded device code is empty";
+    return false;
+  }
+  // Neither magic holds a NUL byte, so a shorter NUL-terminated payload is read as text.
+  uint32_t magic = 0;
+  bool fourBytes = strnlen(text, 4) == 4;
+  if (fourBytes)
+    std::memcpy(&magic, data, 4);
+  if (magic == kFatbinMagic)
+    return parse(data, 0, out, error);
+  if (fourBytes && std::memcmp(data, "WFXM", 4) == 0) {
+    // Header: magic, version, flags, header size, then the total size (docs/wfx.md).
+    uint32_t headerSize, totalSize;
+    std::memcpy(&headerSize, data + 12, 4);
+    std::memcpy(&totalSize, data + 16, 4);
+    if (headerSize < 32 || totalSize < headerSize) {
+      error = "embedded .wfx module has a malformed header";
+      return false;
+    }
+    Entry entry;
+    entry.kind = kKindWfx;
+    entry.payload.assign(data, data + totalSize);
+    out.entries.push_back(std::move(entry));
+    return true;
+  }
+  size_t size = strnlen(text, kMaxPtxBytes);
+  if (size < kMaxPtxBytes && looksLikePtx(text, size)) {
+    Entry entry;
+    entry.kind = kKindPtx;
+    entry.arch = ptxTargetArch(std::string_view(text, size));
+    entry.payload.assign(data, data + size);
+    out.entries.push_back(std::move(entry));
+    return true;
+  }
+  std::string first;
+  for (size_t i = 0; i < 4 && i < size; ++i) {
+    char hex[4];
+    std::snprintf(hex, sizeof hex, "%s%02x", i ? " " : "", data[i]);
+    first += hex;
+  }
+  error = "the embedded device code is neither an nvcc fatbinary, PTX text nor a .wfx module "
+          "(it starts with bytes " +
+          first + "); build with nvcc, or with warpforge cc";
+  return false;
+}
+
 bool parseWrapper(const void *wrapper, Parsed &out, std::string &error) {
   if (!wrapper) {
     error = "null fatbinary";
@@ -127,7 +217,12 @@ bool parseWrapper(const void *wrapper, Parsed &out, std::string &error) {
     error = "unknown fatbinary wrapper magic";
     return false;
   }
-  return parse(static_cast<const uint8_t *>(w.data), 0, out, error);
+  if (!w.data) {
+    error = "fatbinary wrapper without data";
+    return false;
+  }
+  // nvcc's wrapper points at a fatbinary; clang's at whatever file it was asked to embed.
+  return parseRaw(static_cast<const uint8_t *>(w.data), out, error);
 }
 
 std::vector<uint8_t> build(const std::vector<Entry> &entries, bool compress) {

@@ -4,6 +4,7 @@
 #include "warpforge/ptx/Parser.h"
 #include "warpforge/runtime/fatbin.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -119,6 +120,7 @@ Error faultError(FaultKind kind) {
 }
 
 constexpr uint64_t kRtHeader = 64;
+constexpr uint64_t kRtGridWorkspace = 48; ///< u64 in the header: cooperative grid barrier, or 0
 
 } // namespace
 
@@ -200,6 +202,14 @@ ModuleRecord *Runtime::registerFatbin(const void *wrapper) {
   } else if (const fatbin::Entry *ptx = parsed.bestPtx()) {
     m->ptx.assign(ptx->payload.begin(), ptx->payload.end());
     m->ptxArch = "compute_" + std::to_string(ptx->arch);
+  } else if (const fatbin::Entry *w = parsed.wfx()) {
+    // A module compiled ahead of time (clang's wrapper around a .wfx): loaded as it is.
+    if (auto image = wfx::read(w->payload, "<embedded .wfx module>")) {
+      m->image = std::move(*image);
+      m->precompiled = true;
+    } else {
+      m->noPtxWhy = "cannot read the program's embedded .wfx module: " + image.error().str();
+    }
   } else {
     m->noPtxWhy = "the program's fatbinary holds no PTX (only machine code for " +
                   parsed.elfArchs() +
@@ -230,6 +240,12 @@ FunctionRecord *Runtime::findFunction(const void *hostFun) {
   std::lock_guard lock(mutex_);
   auto it = functions_.find(hostFun);
   return it == functions_.end() ? nullptr : &it->second;
+}
+
+const VarRecord *Runtime::findVar(const void *hostVar) {
+  std::lock_guard lock(mutex_);
+  auto it = vars_.find(hostVar);
+  return it == vars_.end() ? nullptr : &it->second;
 }
 
 // --- modules ---
@@ -286,14 +302,15 @@ Error Runtime::ensureLoaded(ModuleRecord &module) {
     return module.loadError;
   if (Error e = ensureDevice(); e != Error::cudaSuccess)
     return e;
-  if (module.ptx.empty()) {
+  if (module.ptx.empty() && !module.precompiled) {
     std::fprintf(stderr, "warpforge: %s\n", module.noPtxWhy.c_str());
     module.loaded = true;
     return module.loadError = Error::cudaErrorNoKernelImageForDevice;
   }
   module.loaded = true;
-  if (Error e = compile(module); e != Error::cudaSuccess)
-    return module.loadError = e;
+  if (!module.precompiled)
+    if (Error e = compile(module); e != Error::cudaSuccess)
+      return module.loadError = e;
   uint64_t bytes = wfx::placeSegments(module.image, 0).end;
   uint64_t base = device_->allocate(bytes ? bytes : 256, 4096);
   if (!base) {
@@ -316,6 +333,17 @@ Error Runtime::ensureLoaded(ModuleRecord &module) {
                  module.placed.constant.size());
   device_->write(module.placed.bases.global, module.placed.global.data(),
                  module.placed.global.size());
+  // __managed__ variables: the host reaches them through the pointer nvcc's code dereferences,
+  // aimed at the variable itself (its device address is its host address).
+  bool identity = managedSupported();
+  for (auto &[key, var] : vars_) {
+    if (var.module != &module || !var.managed || !var.managedHostPtr)
+      continue;
+    uint64_t a = module.placed.symbolAddress(module.image, var.name);
+    *var.managedHostPtr = identity && a ? reinterpret_cast<void *>(a) : nullptr;
+    if (a)
+      managed_[a] = var.size;
+  }
   return module.loadError = Error::cudaSuccess;
 }
 
@@ -424,8 +452,23 @@ Error Runtime::reportFault(FunctionRecord &fn, const DeviceFault &fault, Dim3 gr
   return e;
 }
 
+uint32_t Runtime::blocksPerCore(const wfx::Kernel &k, uint64_t threads,
+                               uint64_t sharedDynamic) const {
+  const isa::Config &c = device_->info().config;
+  if (threads == 0)
+    return 0;
+  uint64_t warps = (threads + 31) / 32;
+  uint64_t n = c.maxBlocksPerCore;
+  n = std::min<uint64_t>(n, c.warpsPerCore / warps);
+  if (k.regsPerThread)
+    n = std::min<uint64_t>(n, c.regsPerCore / (warps * 32 * k.regsPerThread));
+  if (uint64_t shared = k.sharedBytes + sharedDynamic)
+    n = std::min<uint64_t>(n, c.sharedMemPerCore / shared);
+  return uint32_t(n);
+}
+
 Error Runtime::launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args,
-                      uint64_t sharedDynamic) {
+                      uint64_t sharedDynamic, bool cooperative) {
   if (Error e = ensureLoaded(*fn.module); e != Error::cudaSuccess)
     return e;
   const wfx::Kernel *k = fn.module->image.findKernel(fn.name);
@@ -438,11 +481,22 @@ Error Runtime::launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args,
   if (threads == 0 || grid.count() == 0 || threads > cfg.maxThreadsPerBlock || block.x > 1024 ||
       block.y > 1024 || block.z > 64 || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
     return Error::cudaErrorInvalidConfiguration;
-  if (uint64_t(k->sharedBytes) + sharedDynamic > cfg.sharedMemPerCore)
+  // Dynamic shared memory: up to the default per-block limit, or up to what the program opted
+  // in to with cudaFuncAttributeMaxDynamicSharedMemorySize (at most a core's shared memory).
+  uint64_t dynLimit = fn.maxDynamicShared >= 0 ? uint64_t(fn.maxDynamicShared)
+                      : cfg.sharedMemPerBlock > k->sharedBytes ? cfg.sharedMemPerBlock - k->sharedBytes
+                                                               : 0;
+  if (sharedDynamic > dynLimit || uint64_t(k->sharedBytes) + sharedDynamic > cfg.sharedMemPerCore)
     return Error::cudaErrorInvalidValue;
   uint64_t warps = (threads + 31) / 32;
   if (warps * 32 * k->regsPerThread > cfg.regsPerCore || warps > cfg.warpsPerCore)
     return Error::cudaErrorLaunchOutOfResources;
+  // __launch_bounds__ / .maxntid: the code was compiled for at most that many threads (a real
+  // GPU answers cudaErrorInvalidValue, tests/cuda/README.md).
+  if (k->maxntid.specified() && threads > k->maxntid.count())
+    return Error::cudaErrorInvalidValue;
+  if (cooperative && grid.count() > uint64_t(blocksPerCore(*k, threads, sharedDynamic)) * cfg.cores)
+    return Error::cudaErrorCooperativeLaunchTooLarge;
   LaunchParams p;
   p.kernelName = fn.name;
   p.codeBase = fn.module->placed.bases.code;
@@ -468,6 +522,14 @@ Error Runtime::launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args,
   }
   if (Error e = prepareRtbuf(); e != Error::cudaSuccess)
     return e;
+  if (cooperative) {
+    // The grid barrier of cooperative_groups: a zeroed word pair whose address the kernel reads
+    // from the runtime area (%envreg1:%envreg2, docs/compiler.md).
+    if (!gridWorkspace_ && !(gridWorkspace_ = device_->allocate(256, 256)))
+      return Error::cudaErrorMemoryAllocation;
+    device_->fill(gridWorkspace_, 0, 16);
+    device_->write(rtbuf_ + kRtGridWorkspace, &gridWorkspace_, 8);
+  }
   p.rtbuf = rtbuf_;
   LaunchOutcome r = device_->launch(p);
   drainPrintf();
@@ -501,6 +563,32 @@ Error Runtime::malloc(uint64_t bytes, uint64_t &address) {
   return Error::cudaSuccess;
 }
 
+bool Runtime::managedSupported() {
+  if (ensureDevice() != Error::cudaSuccess)
+    return false;
+  uint64_t base = device_->info().memBase;
+  return device_->hostWindow(base, 1) == reinterpret_cast<void *>(base);
+}
+
+Error Runtime::mallocManaged(uint64_t bytes, uint64_t &address) {
+  if (!managedSupported())
+    return notSupported("managed memory on this device (its memory is not mapped at its own "
+                        "addresses in this process)");
+  if (Error e = malloc(bytes, address); e != Error::cudaSuccess)
+    return e;
+  std::lock_guard lock(mutex_);
+  managed_[address] = bytes;
+  return Error::cudaSuccess;
+}
+
+bool Runtime::isManaged(uint64_t address) const {
+  auto it = managed_.upper_bound(address);
+  if (it == managed_.begin())
+    return false;
+  --it;
+  return address - it->first < std::max<uint64_t>(it->second, 1);
+}
+
 Error Runtime::free(uint64_t address) {
   if (address == 0)
     return Error::cudaSuccess;
@@ -510,6 +598,7 @@ Error Runtime::free(uint64_t address) {
     if (it == deviceAllocs_.end())
       return Error::cudaErrorInvalidValue;
     deviceAllocs_.erase(it);
+    managed_.erase(address);
   }
   device_->free(address);
   return Error::cudaSuccess;
@@ -557,7 +646,7 @@ Error Runtime::hostFree(void *ptr) {
   {
     std::lock_guard lock(mutex_);
     auto it = hostAllocs_.find(reinterpret_cast<uintptr_t>(ptr));
-    if (it == hostAllocs_.end())
+    if (it == hostAllocs_.end() || it->second.registered)
       return Error::cudaErrorInvalidValue;
     a = it->second;
     hostAllocs_.erase(it);
@@ -566,6 +655,31 @@ Error Runtime::hostFree(void *ptr) {
     device_->free(a.device);
   else
     std::free(ptr);
+  return Error::cudaSuccess;
+}
+
+Error Runtime::hostRegister(void *ptr, uint64_t bytes, unsigned flags) {
+  if (!ptr || bytes == 0 || (flags & ~0xfu))
+    return Error::cudaErrorInvalidValue;
+  if (flags & 0x6) // Mapped, IoMemory: the device cannot reach arbitrary host pages here
+    return notSupported("cudaHostRegister with cudaHostRegisterMapped or cudaHostRegisterIoMemory");
+  std::lock_guard lock(mutex_);
+  auto p = reinterpret_cast<uintptr_t>(ptr);
+  auto next = hostAllocs_.lower_bound(p);
+  if (next != hostAllocs_.end() && next->first < p + bytes)
+    return Error::cudaErrorHostMemoryAlreadyRegistered;
+  if (findHost(ptr))
+    return Error::cudaErrorHostMemoryAlreadyRegistered;
+  hostAllocs_[p] = HostAllocation{bytes, 0, flags, true};
+  return Error::cudaSuccess;
+}
+
+Error Runtime::hostUnregister(void *ptr) {
+  std::lock_guard lock(mutex_);
+  auto it = hostAllocs_.find(reinterpret_cast<uintptr_t>(ptr));
+  if (!ptr || it == hostAllocs_.end() || !it->second.registered)
+    return Error::cudaErrorHostMemoryNotRegistered;
+  hostAllocs_.erase(it);
   return Error::cudaSuccess;
 }
 
@@ -605,11 +719,15 @@ void Runtime::reset() {
     device_->reset();
   }
   deviceAllocs_.clear();
+  managed_.clear();
   for (auto &[p, a] : hostAllocs_)
-    if (!a.device)
+    if (!a.device && !a.registered)
       std::free(reinterpret_cast<void *>(p));
   hostAllocs_.clear();
   rtbuf_ = 0;
+  gridWorkspace_ = 0;
+  for (auto &[h, fn] : functions_)
+    fn.maxDynamicShared = -1;
   for (auto &m : modules_) {
     m->loaded = false;
     m->loadError = Error::cudaSuccess;

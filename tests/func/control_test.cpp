@@ -604,16 +604,5 @@ TEST(SpecialRegisters, EveryRegister) {
     }
 }
 
-TEST(Control, TextureFetchIsNotImplementedYet) {
-  Harness h;
-  Code c;
-  c << Inst(Opcode::TEX).rd(4).ra(0).rb(2).mod("dim", "2D") << exitInst();
-  auto r = h.run(c, {1, 1, 1}, {32, 1, 1});
-  ASSERT_TRUE(r.fault);
-  EXPECT_EQ(r.fault->kind, FaultKind::IllegalInstruction);
-  EXPECT_NE(r.fault->message.find("texture fetch not implemented by this emulator yet"),
-            std::string::npos);
-}
-
 } // namespace
 } // namespace wf::test

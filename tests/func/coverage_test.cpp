@@ -108,7 +108,9 @@ const std::map<std::string, std::string> kTestedBy = {
     {"SHFL", "WarpOps.ShuffleAllModesAndWidths"},
     {"MATCH", "WarpOps.MatchAnyAndAll"},
     {"REDUX", "WarpOps.ReduxAllOperations"},
-    {"TEX", "Control.TextureFetchIsNotImplementedYet"},
+    {"TEX", "Texture.FetchesFilterAndGather"},
+    {"SULD", "Texture.SurfaceLoadsAndStoresWithBoundaryModes"},
+    {"SUST", "Texture.SurfaceLoadsAndStoresWithBoundaryModes"},
 };
 
 TEST(Coverage, EveryOpcodeHasASemanticTest) {

@@ -284,7 +284,7 @@ TEST(Faults, InvalidLaunches) {
       {32, 1, 1}, [&](auto &d) { d.regsPerThread = cfg.maxRegsPerThread + 1; },
       "registers per thread");
   bad(
-      {32, 1, 1}, [&](auto &d) { d.sharedDynamic = cfg.sharedMemPerBlock + 1; }, "shared memory");
+      {32, 1, 1}, [&](auto &d) { d.sharedDynamic = cfg.sharedMemPerCore + 1; }, "shared memory");
   bad(
       {32, 1, 1}, [&](auto &d) { d.localBytes = cfg.maxLocalBytesPerThread + 4; }, "local memory");
   bad(

@@ -421,5 +421,20 @@ void contention(unsigned hostThreads) {
 TEST(Atomics, ContentionGivesExactTotalsOnOneHostThread) { contention(1); }
 TEST(Atomics, ContentionGivesExactTotalsOnFourHostThreads) { contention(4); }
 
+TEST(Memory, FirstMemorySitsAtItsDeviceAddresses) {
+  func::Memory first(16 << 20), second(16 << 20);
+  // The range at kGlobalBase is free in a test process: the first memory takes it, the second
+  // cannot (mappings never replace each other) and goes elsewhere.
+  ASSERT_TRUE(first.identityMapped());
+  EXPECT_FALSE(second.identityMapped());
+  EXPECT_EQ(first.host(first.base()), reinterpret_cast<uint8_t *>(first.base()));
+  uint32_t v = 0x12345678, back = 0;
+  ASSERT_TRUE(first.write(first.base() + 64, &v, 4));
+  std::memcpy(&back, reinterpret_cast<const void *>(first.base() + 64), 4); // host view
+  EXPECT_EQ(back, v);
+  ASSERT_TRUE(second.write(second.base() + 64, &v, 4));
+  EXPECT_EQ(std::memcmp(second.host(second.base() + 64), &v, 4), 0);
+}
+
 } // namespace
 } // namespace wf::test

@@ -135,6 +135,58 @@ TEST(FatbinErrors, NoPtxIsReported) {
   EXPECT_EQ(parsed.elfArchs(), "sm_90");
 }
 
+// clang's wrapper (`-fcuda-include-gpubinary FILE`) points at FILE's raw bytes plus a NUL.
+TEST(FatbinClangWrapper, RawPtxWfxAndFatbin) {
+  std::string ptx = "//\n// Generated\n//\n\n.version 7.0\n.target sm_75\n.address_size 64\n";
+  std::vector<uint8_t> text = bytes(ptx);
+  text.push_back(0);
+  fatbin::Wrapper w{fatbin::kWrapperMagic, 1, text.data(), nullptr};
+  fatbin::Parsed parsed;
+  std::string error;
+  ASSERT_TRUE(fatbin::parseWrapper(&w, parsed, error)) << error;
+  const fatbin::Entry *best = parsed.bestPtx();
+  ASSERT_NE(best, nullptr);
+  EXPECT_EQ(best->arch, 75u);
+  EXPECT_EQ(std::string(best->payload.begin(), best->payload.end()), ptx);
+
+  // A .wfx module: magic, version, flags, header size 32, total size 40, then eight more bytes.
+  std::vector<uint8_t> wfx = {'W', 'F', 'X', 'M', 1, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 40, 0, 0, 0};
+  wfx.resize(40, 0xab);
+  wfx.push_back(0);
+  w.data = wfx.data();
+  fatbin::Parsed p2;
+  ASSERT_TRUE(fatbin::parseWrapper(&w, p2, error)) << error;
+  ASSERT_NE(p2.wfx(), nullptr);
+  EXPECT_EQ(p2.wfx()->payload.size(), 40u);
+  EXPECT_EQ(p2.bestPtx(), nullptr);
+
+  // A real fatbinary behind clang's wrapper is read as nvcc's.
+  std::vector<uint8_t> blob = fatbin::build({{fatbin::kKindPtx, 80, 0, false, bytes(ptx)}}, false);
+  w.data = blob.data();
+  fatbin::Parsed p3;
+  ASSERT_TRUE(fatbin::parseWrapper(&w, p3, error)) << error;
+  ASSERT_NE(p3.bestPtx(), nullptr);
+  EXPECT_EQ(p3.bestPtx()->arch, 80u);
+}
+
+TEST(FatbinClangWrapper, UnknownPayloadIsAClearError) {
+  std::string error;
+  fatbin::Parsed parsed;
+  uint8_t elf[] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0};
+  fatbin::Wrapper w{fatbin::kWrapperMagic, 1, elf, nullptr};
+  EXPECT_FALSE(fatbin::parseWrapper(&w, parsed, error));
+  EXPECT_NE(error.find("7f 45 4c 46"), std::string::npos) << error;
+  uint8_t empty[] = {0};
+  w.data = empty;
+  EXPECT_FALSE(fatbin::parseWrapper(&w, parsed, error));
+  EXPECT_NE(error.find("empty"), std::string::npos) << error;
+  // Text that is not PTX (no .version/.target) is rejected too.
+  std::vector<uint8_t> text = bytes("hello world");
+  text.push_back(0);
+  w.data = text.data();
+  EXPECT_FALSE(fatbin::parseWrapper(&w, parsed, error));
+}
+
 TEST(DeviceSelection, UnknownKindsAndConfigsAreClearErrors) {
   std::string error;
   EXPECT_FALSE(openDevice("rtl", "default", error));

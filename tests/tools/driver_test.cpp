@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <sys/wait.h>
@@ -91,6 +92,8 @@ using DriverHelp = Driver;
 using DriverErrors = Driver;
 using DriverAsmDisasm = Driver;
 using DriverEmu = Driver;
+using DriverSynth = Driver;
+using DriverSynthRun = Driver;
 
 // --- Help --------------------------------------------------------------------------------------
 
@@ -103,7 +106,7 @@ TEST_F(DriverHelp, TopLevelListsSubcommands) {
 }
 
 TEST_F(DriverHelp, EverySubcommandHasHelp) {
-  std::vector<std::string> commands = {"asm", "disasm", "configs"};
+  std::vector<std::string> commands = {"asm", "disasm", "configs", "synth"};
   if (hasEmu())
     commands.push_back("emu");
   for (const std::string &command : commands) {
@@ -336,6 +339,104 @@ TEST_F(DriverEmu, ConfigurationLimitsAreEnforced) {
   Outcome outcome = run({"emu", "kernels.wfx", "-k", "count", "-b", tooMany, "-c", "tiny"});
   EXPECT_EQ(outcome.exitCode, 1) << outcome.err;
   EXPECT_NE(outcome.err.find("kernel fault"), std::string::npos) << outcome.err;
+}
+
+// --- Synth ---------------------------------------------------------------------------------------
+
+/// Sets an environment variable for the lifetime of the object (the driver inherits it).
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const std::string &value) : name_(name) {
+    if (const char *old = std::getenv(name))
+      old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
+  }
+
+private:
+  const char *name_;
+  std::optional<std::string> old_;
+};
+
+bool haveNode() { return std::system("node --version > /dev/null 2>&1") == 0; }
+
+TEST_F(DriverSynth, UnknownConfigurationExitsWithTwo) {
+  Outcome outcome = run({"synth", "--config=nosuch"});
+  EXPECT_EQ(outcome.exitCode, 2);
+  EXPECT_NE(outcome.err.find("unknown configuration 'nosuch'"), std::string::npos) << outcome.err;
+  EXPECT_NE(outcome.err.find("tiny"), std::string::npos) << outcome.err;
+}
+
+TEST_F(DriverSynth, MissingNodeIsAClearError) {
+  ScopedEnv node("WARPFORGE_NODE", (dir_ / "no-node-here").string());
+  Outcome outcome = run({"synth", "--unit=wf_lzc"});
+  EXPECT_EQ(outcome.exitCode, 1);
+  EXPECT_NE(outcome.err.find("Node.js is not installed"), std::string::npos) << outcome.err;
+}
+
+TEST_F(DriverSynth, MissingYosysPackageIsAClearError) {
+  if (!haveNode())
+    GTEST_SKIP() << "no node on PATH";
+  // The real runner, copied where no node_modules can be found.
+  const auto runner = gData / ".." / ".." / ".." / "tools" / "synth" / "synth.mjs";
+  ASSERT_TRUE(std::filesystem::exists(runner)) << runner;
+  std::filesystem::copy_file(runner, path("synth.mjs"));
+  ScopedEnv script("WARPFORGE_SYNTH_SCRIPT", path("synth.mjs").string());
+  Outcome outcome = run({"synth", "--unit=wf_lzc"});
+  EXPECT_EQ(outcome.exitCode, 1);
+  EXPECT_NE(outcome.err.find("@yowasp/yosys is not installed"), std::string::npos) << outcome.err;
+}
+
+TEST_F(DriverSynth, ConfigurationSetsParametersAndUnitsDefaultToAll) {
+  if (!haveNode())
+    GTEST_SKIP() << "no node on PATH";
+  // A stand-in runner that records the arguments it was given.
+  std::string stub = "import { writeFileSync } from 'node:fs';\n"
+                     "writeFileSync(process.env.WF_TEST_ARGS, process.argv.slice(2).join(' '));\n";
+  writeFile("stub.mjs", stub.data(), stub.size());
+  ScopedEnv script("WARPFORGE_SYNTH_SCRIPT", path("stub.mjs").string());
+  ScopedEnv record("WF_TEST_ARGS", path("args.txt").string());
+  for (const wf::isa::Config &config : wf::isa::kConfigs) {
+    Outcome outcome = run({"synth", "--config=" + std::string(config.name), "--out=r"});
+    ASSERT_EQ(outcome.exitCode, 0) << outcome.err;
+    std::string args = slurp(path("args.txt"));
+    EXPECT_NE(args.find("--all"), std::string::npos) << args;
+    EXPECT_NE(args.find("--lanes " + std::to_string(config.lanes) + " "), std::string::npos)
+        << config.name << ": " << args;
+    EXPECT_NE(args.find("--default-param NumBanks=" + std::to_string(config.sharedBanks) + " "),
+              std::string::npos)
+        << args;
+    EXPECT_NE(args.find("--default-param LineBytes=" + std::to_string(config.cacheLineBytes) + " "),
+              std::string::npos)
+        << args;
+    EXPECT_NE(args.find("--out r "), std::string::npos) << args;
+  }
+  Outcome outcome = run({"synth", "--unit=alu", "--unit=wf_fma"});
+  ASSERT_EQ(outcome.exitCode, 0) << outcome.err;
+  std::string args = slurp(path("args.txt"));
+  EXPECT_NE(args.find("--unit alu --unit wf_fma"), std::string::npos) << args;
+  EXPECT_EQ(args.find("--all"), std::string::npos) << args;
+  EXPECT_EQ(args.find("--lanes"), std::string::npos) << args;
+}
+
+// Real synthesis of a small block (label "synth": it takes about half a minute).
+TEST_F(DriverSynthRun, ReportsAreWritten) {
+  if (!haveNode())
+    GTEST_SKIP() << "no node on PATH";
+  Outcome outcome = run({"synth", "--unit=wf_lzc", "--out=reports"});
+  if (outcome.err.find("@yowasp/yosys is not installed") != std::string::npos)
+    GTEST_SKIP() << outcome.err;
+  ASSERT_EQ(outcome.exitCode, 0) << outcome.out << outcome.err;
+  std::string report = slurp(path("reports/wf_lzc.json"));
+  EXPECT_NE(report.find("\"ok\": true"), std::string::npos) << report;
+  EXPECT_NE(report.find("\"lut_levels\""), std::string::npos) << report;
+  EXPECT_TRUE(std::filesystem::exists(path("reports/summary.json")));
+  EXPECT_NE(outcome.out.find("wf_lzc"), std::string::npos) << outcome.out;
 }
 
 } // namespace

@@ -9,6 +9,8 @@
 //
 // --unit NAME   a module of rtl/ ("alu" means "wf_alu"); --all: every file of rtl/units/
 // --lanes N     sets parameter Lanes (when the unit has it); default 1: the per-lane figures
+// --default-param NAME=VALUE  sets a parameter only in the units that declare it (a named
+//               configuration's values: NumBanks, LineBytes)
 // --out DIR     writes DIR/<unit>.json, DIR/<unit>.log and DIR/summary.json (default: print only)
 // --check       exit status 1 when a unit fails to synthesize (errors, or cells Yosys left
 //               unmapped); without it the status is 0 unless arguments are wrong
@@ -41,7 +43,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const o = { units: [], all: false, lanes: 1, params: {}, family: 'xcup', abc9: false,
+  const o = { units: [], all: false, lanes: 1, params: {}, defaults: {}, family: 'xcup', abc9: false,
               out: null, check: false, netlist: false, quiet: false, jobs: 1 };
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i];
@@ -57,6 +59,12 @@ function parseArgs(argv) {
         const [k, pv] = val().split('=');
         if (pv === undefined) usage('--param takes NAME=VALUE');
         o.params[k] = pv;
+        break;
+      }
+      case '--default-param': {
+        const [k, pv] = val().split('=');
+        if (pv === undefined) usage('--default-param takes NAME=VALUE');
+        o.defaults[k] = pv;
         break;
       }
       case '--family': o.family = val(); break;
@@ -85,15 +93,13 @@ function listSv(dir) {
   return out;
 }
 
-// Every source of rtl/, the generated packages first (later files import them). A package that no
-// other source names is left out: Yosys 0.55 cannot parse wf_config_pkg's struct assignment
-// patterns ('{name: value, ...}), so units take configuration values as parameters instead.
+// Every source of rtl/, the packages first (later files import them). wfgen.py writes the
+// generated packages in the subset of SystemVerilog that Yosys 0.55 reads (no `return`, no enum
+// labels inside package functions, no assignment patterns), so they are read unchanged.
 function rtlSources() {
   const rest = listSv(rtlDir).filter((p) => !p.includes(`${join(rtlDir, 'pkg')}/`) &&
                                             !p.includes(`${join(rtlDir, 'lint')}/`));
-  const text = rest.map((p) => readFileSync(p, 'utf8')).join('\n');
-  const pkgs = listSv(join(rtlDir, 'pkg')).filter((p) => text.includes(`${basename(p, '.sv')}::`));
-  return [...pkgs, ...rest];
+  return [...listSv(join(rtlDir, 'pkg')), ...rest];
 }
 
 const SEQ = /^(FD[A-Z]*|LD[A-Z]*|SRL.*|RAM.*|RAMB.*|URAM.*|DSP48.*|FIFO.*|BUFG.*)$/;
@@ -230,27 +236,6 @@ function resources(mod) {
   };
 }
 
-// Yosys 0.55's Verilog frontend has no `return` statement and cannot resolve a package's own enum
-// labels inside the package's functions. The generated wf_isa_pkg uses both, so the package text is
-// lowered here, mechanically, before Yosys reads it: in each function, `return X;` becomes
-// `<function> = X;` (every generated function is one case statement with one return per item, so
-// this is equivalent) and the package's enum labels are qualified with the package name. Text
-// without functions passes through unchanged.
-function yosysCompat(text) {
-  const pkg = /^\s*package\s+(\w+)\s*;/m.exec(text);
-  if (!pkg) return text;
-  const labels = new Set([...text.matchAll(/\b([A-Z][A-Z0-9_]*)\s*=\s*\d+'[bdh]/g)].map((m) => m[1]));
-  const labelRe = labels.size
-    ? new RegExp(`(?<![:\\w])(${[...labels].sort((a, b) => b.length - a.length).join('|')})\\b`, 'g')
-    : null;
-  return text.replace(/(function\s+automatic\s+[^;]*?\b(\w+)\s*\([^)]*\)\s*;)([\s\S]*?)(endfunction)/g,
-    (all, head, name, body, end) => {
-      let b = body.replace(/\breturn\s+([^;]+);/g, `${name} = $1;`);
-      if (labelRe) b = b.replace(labelRe, `${pkg[1]}::$1`);
-      return head + b + end;
-    });
-}
-
 async function synthUnit(runYosys, version, unit, sources, opts) {
   const files = {};
   const names = [];
@@ -258,14 +243,17 @@ async function synthUnit(runYosys, version, unit, sources, opts) {
     const rel = relative(repo, p);
     const vname = rel.replace(/[\/]/g, '__');
     const text = readFileSync(p, 'utf8');
-    files[vname] = p.includes(`${join(rtlDir, 'pkg')}/`) ? yosysCompat(text) : text;
+    files[vname] = text;
     names.push(vname);
   }
   const params = { ...opts.params };
   const topSrc = sources.find((p) => basename(p, '.sv') === unit);
-  if (topSrc && /parameter\s+int\s+unsigned\s+Lanes\b/.test(readFileSync(topSrc, 'utf8')) &&
-      params.Lanes === undefined) {
-    params.Lanes = String(opts.lanes);
+  const topText = topSrc ? readFileSync(topSrc, 'utf8') : '';
+  const defaults = { Lanes: String(opts.lanes), ...opts.defaults };
+  for (const [k, v] of Object.entries(defaults)) {
+    if (params[k] === undefined && new RegExp(`parameter\\s+int\\s+unsigned\\s+${k}\\b`).test(topText)) {
+      params[k] = v;
+    }
   }
   const chparams = Object.entries(params).map(([k, v]) => `chparam -set ${k} ${v} ${unit}`);
   const script = [
@@ -330,8 +318,19 @@ async function main() {
   // does not stop the others).
   const common = `${join(rtlDir, 'common')}/`;
   const pkgDir = `${join(rtlDir, 'pkg')}/`;
-  const sourcesFor = (unit) => all.filter((p) => p.startsWith(pkgDir) || p.startsWith(common) ||
-                                               basename(p, '.sv') === unit);
+  // Packages: those the unit's sources name (one package's work in progress stops no one else).
+  const sourcesFor = (unit) => {
+    const own = all.filter((p) => p.startsWith(common) || basename(p, '.sv') === unit);
+    let text = own.map((p) => readFileSync(p, 'utf8')).join('\n');
+    let pkgs = [];
+    for (let more = true; more;) {   // and the packages those packages name
+      const named = all.filter((p) => p.startsWith(pkgDir) && text.includes(`${basename(p, '.sv')}::`));
+      more = named.length > pkgs.length;
+      pkgs = named;
+      text += pkgs.map((p) => readFileSync(p, 'utf8')).join('\n');
+    }
+    return [...pkgs, ...own];
+  };
   const sources = all;
   let units = opts.units.map((u) => (u.startsWith('wf_') ? u : `wf_${u}`));
   if (opts.all) units = listSv(join(rtlDir, 'units')).map((p) => basename(p, '.sv'));

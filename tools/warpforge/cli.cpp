@@ -17,12 +17,20 @@ const std::vector<Command> &commands() {
 #ifdef WARPFORGE_HAVE_COMPILE
       {"compile", "compile CUDA (.cu) or PTX device code into a .wfx module", runCompile},
 #endif
+#ifdef WARPFORGE_HAVE_CC
+      {"cc", "compile a CUDA program (host and device code) into an executable", runCc},
+      {"run", "compile a CUDA program and run it on a Warpforge device", runRun},
+#endif
       {"asm", "assemble native assembly into a .wfx module", runAsm},
       {"disasm", "list a .wfx module: kernels, code, data, source lines", runDisasm},
 #ifdef WARPFORGE_HAVE_EMU
       {"emu", "run a kernel of a .wfx module on the functional emulator", runEmu},
 #endif
+#ifdef WARPFORGE_HAVE_BOARD
+      {"board", "serve a device to host programs from a separate process", runBoard},
+#endif
       {"configs", "list the named GPU configurations", runConfigs},
+      {"synth", "synthesize RTL units with Yosys: resource and logic-depth reports", runSynth},
   };
   return all;
 }

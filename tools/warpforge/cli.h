@@ -34,9 +34,13 @@ const std::vector<Command> &commands();
 
 int runAsm(const std::vector<std::string> &args);
 int runCompile(const std::vector<std::string> &args);
+int runCc(const std::vector<std::string> &args);
+int runRun(const std::vector<std::string> &args);
 int runDisasm(const std::vector<std::string> &args);
 int runEmu(const std::vector<std::string> &args);
 int runConfigs(const std::vector<std::string> &args);
+int runBoard(const std::vector<std::string> &args);
+int runSynth(const std::vector<std::string> &args);
 
 /// What a subcommand accepts: documented options, the positional input file, and help text.
 struct CommandLine {

@@ -5,113 +5,19 @@
 // installed. The PTX then takes the same path as a .ptx input: wf_ptx parses it, wf_codegen
 // compiles it, and the module is written.
 #include "cli.h"
+#include "frontend.h"
 #include "warpforge/codegen/Codegen.h"
 #include "warpforge/module/wfx.h"
 #include "warpforge/ptx/Parser.h"
 
-#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace wf::driver {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// The first executable among `names` on PATH; empty when there is none.
-std::string findOnPath(const std::vector<std::string> &names) {
-  const char *path = std::getenv("PATH");
-  if (!path)
-    return {};
-  for (const std::string &name : names) {
-    std::string_view rest = path;
-    while (true) {
-      size_t colon = rest.find(':');
-      std::string dir(rest.substr(0, colon));
-      if (dir.empty())
-        dir = ".";
-      fs::path candidate = fs::path(dir) / name;
-      std::error_code ec;
-      if (fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0)
-        return candidate.string();
-      if (colon == std::string_view::npos)
-        break;
-      rest.remove_prefix(colon + 1);
-    }
-  }
-  return {};
-}
-
-/// Our CUDA headers: $WARPFORGE_CUDA_INCLUDE, then next to the executable (install tree:
-/// <prefix>/bin/warpforge -> <prefix>/share/warpforge/cuda/include), then the source tree's
-/// folder compiled in by CMake (build-tree use without installing).
-std::string findCudaHeaders() {
-  if (const char *env = std::getenv("WARPFORGE_CUDA_INCLUDE"); env && *env)
-    return env;
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path installed = exe.parent_path().parent_path() / "share/warpforge/cuda/include";
-    if (fs::exists(installed / "cuda_runtime.h", ec))
-      return installed.string();
-  }
-#ifdef WARPFORGE_CUDA_INCLUDE_DIR
-  if (fs::exists(fs::path(WARPFORGE_CUDA_INCLUDE_DIR) / "cuda_runtime.h", ec))
-    return WARPFORGE_CUDA_INCLUDE_DIR;
-#endif
-  return {};
-}
-
-/// Runs `argv` with stdin closed and stdout/stderr inherited, so a front end's own messages
-/// reach the user unchanged. Returns the exit status (127: could not start; 128+N: signal N).
-int runProgram(const std::vector<std::string> &argv) {
-  std::cout.flush();
-  std::cerr.flush();
-  pid_t pid = ::fork();
-  if (pid < 0)
-    return 127;
-  if (pid == 0) {
-    std::vector<char *> raw;
-    for (const std::string &arg : argv)
-      raw.push_back(const_cast<char *>(arg.c_str()));
-    raw.push_back(nullptr);
-    ::execv(raw[0], raw.data());
-    std::_Exit(127);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return 127;
-  if (WIFEXITED(status))
-    return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-/// A temporary file removed when this goes out of scope.
-class TempFile {
-public:
-  explicit TempFile(const std::string &suffix) {
-    std::string pattern = (fs::temp_directory_path() / "warpforge-XXXXXX").string() + suffix;
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    int fd = ::mkstemps(buffer.data(), int(suffix.size()));
-    if (fd < 0)
-      throw std::runtime_error("cannot create a temporary file");
-    ::close(fd);
-    path_ = buffer.data();
-  }
-  ~TempFile() {
-    std::error_code ec;
-    fs::remove(path_, ec);
-  }
-  const std::string &path() const { return path_; }
-
-private:
-  std::string path_;
-};
 
 struct FrontEndOptions {
   std::string frontend;                 ///< "clang" or "nvcc"
@@ -128,10 +34,7 @@ std::string runFrontEnd(const std::string &input, const std::string &ptxPath,
                         const FrontEndOptions &options) {
   std::vector<std::string> argv;
   if (options.frontend == "clang") {
-    std::string clang = options.program;
-    if (clang.empty())
-      clang = findOnPath({"clang++", "clang++-19", "clang++-18", "clang++-17", "clang++-16",
-                          "clang++-15", "clang++-14"});
+    std::string clang = options.program.empty() ? findClang() : options.program;
     if (clang.empty())
       return "the clang front end needs clang++ (14 or newer, with the NVPTX target) on PATH; "
              "install Debian's 'clang' package, or name one with --cc";
@@ -139,18 +42,10 @@ std::string runFrontEnd(const std::string &input, const std::string &ptxPath,
     if (headers.empty())
       return "cannot find Warpforge's CUDA headers (compiler/cuda/include); set "
              "WARPFORGE_CUDA_INCLUDE to their folder";
-    argv = {clang,        "-x",           "cuda",   "--cuda-device-only", "--cuda-gpu-arch=sm_75",
-            "-nocudainc", "-nocudalib",   "-S",     "-O2",                "-std=c++17",
-            "-Wno-unknown-cuda-version",  "-D__WARPFORGE__=1",
-            // Without a CUDA installation clang assumes an old PTX ISA; the *_sync builtins
-            // need PTX 6.0 or newer.
-            "-Xclang", "-target-feature", "-Xclang", "+ptx70"};
+    argv = clangCudaArgs(clang, headers);
+    argv.insert(argv.end(), kClangDevicePass.begin(), kClangDevicePass.end());
     for (const std::string &dir : options.includeDirs)
       argv.push_back("-I" + dir);
-    argv.push_back("-isystem");
-    argv.push_back(headers);
-    argv.push_back("-include");
-    argv.push_back("__wf_cuda_preinclude.h");
     if (options.lineInfo)
       argv.push_back("-gline-tables-only");
   } else {
@@ -171,12 +66,8 @@ std::string runFrontEnd(const std::string &input, const std::string &ptxPath,
   argv.push_back(input);
   argv.push_back("-o");
   argv.push_back(ptxPath);
-  if (options.verbose) {
-    std::string line;
-    for (const std::string &arg : argv)
-      line += (line.empty() ? "" : " ") + arg;
-    std::cerr << line << "\n";
-  }
+  if (options.verbose)
+    std::cerr << joinCommand(argv) << "\n";
   int status = runProgram(argv);
   if (status == 127)
     return fmt::format("cannot run '{}'", argv[0]);

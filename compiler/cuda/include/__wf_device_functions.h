@@ -281,8 +281,10 @@ __WF_DEVICE long long __mul64hi(long long x, long long y) { return (long long)((
 __WF_DEVICE unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
   return (unsigned long long)(((unsigned __int128)x * y) >> 64);
 }
-__WF_DEVICE int __mul24(int x, int y) { return __nvvm_mul24_i(x, y); }
-__WF_DEVICE unsigned __umul24(unsigned x, unsigned y) { return __nvvm_mul24_ui(x, y); }
+// The low 32 bits of the product of the operands' low 24 bits (sign-extended for __mul24), as
+// plain integer code: the back end has no mul24.
+__WF_DEVICE int __mul24(int x, int y) { return (int)((unsigned)((x << 8) >> 8) * (unsigned)((y << 8) >> 8)); }
+__WF_DEVICE unsigned __umul24(unsigned x, unsigned y) { return (x & 0xffffffu) * (y & 0xffffffu); }
 __WF_DEVICE unsigned __sad(int x, int y, unsigned z) { return z + (x > y ? (unsigned)(x - y) : (unsigned)(y - x)); }
 __WF_DEVICE unsigned __usad(unsigned x, unsigned y, unsigned z) { return z + (x > y ? x - y : y - x); }
 __WF_DEVICE int __hadd(int x, int y) { return (int)(((long long)x + y) >> 1); }

@@ -129,7 +129,7 @@ static __host__ __device__ __forceinline__ __half __double2half(double d) {
 }
 #else
 // Host: the directed roundings step the nearest result by one ulp where it lies on the wrong side.
-static inline __half __wf_f2h_dir_host(float f, int dir) {  // dir: 0 toward zero, -1 down, +1 up
+static __host__ __device__ inline __half __wf_f2h_dir_host(float f, int dir) {  // dir: 0 toward zero, -1 down, +1 up
   unsigned short h = __wf_f2h_sw(f);
   if (f != f) return __wf_mkh(h);
   float g = __wf_h2f_sw(h);
@@ -139,10 +139,10 @@ static inline __half __wf_f2h_dir_host(float f, int dir) {  // dir: 0 toward zer
   if (dir > 0 && g < f) return __wf_mkh((unsigned short)(h == 0x8000u ? 0x0001u : neg ? h - 1 : h + 1));
   return __wf_mkh(h);
 }
-static inline __half __float2half_rz(float f) { return __wf_f2h_dir_host(f, 0); }
-static inline __half __float2half_rd(float f) { return __wf_f2h_dir_host(f, -1); }
-static inline __half __float2half_ru(float f) { return __wf_f2h_dir_host(f, 1); }
-static inline __half __double2half(double d) { return __wf_mkh(__wf_f2h_sw((float)d)); }
+static __host__ __device__ inline __half __float2half_rz(float f) { return __wf_f2h_dir_host(f, 0); }
+static __host__ __device__ inline __half __float2half_rd(float f) { return __wf_f2h_dir_host(f, -1); }
+static __host__ __device__ inline __half __float2half_ru(float f) { return __wf_f2h_dir_host(f, 1); }
+static __host__ __device__ inline __half __double2half(double d) { return __wf_mkh(__wf_f2h_sw((float)d)); }
 #endif
 
 static __host__ __device__ __forceinline__ __half2 __halves2half2(__half lo, __half hi) { return __half2(lo, hi); }

@@ -16,8 +16,12 @@
 #define __restrict__ __restrict
 #define __builtin_align__(n) __align__(n)
 #define __device_builtin__
+// clang 14 has no grid_constant attribute; a const kernel parameter whose address is taken is
+// then copied, which reads the same values.
+#define __grid_constant__
 #define __cudart_builtin__
 #define CUDARTAPI
+#define CUDART_CB
 #define __WF_DEVICE static __device__ __forceinline__
 #define __WF_HD static __host__ __device__ __forceinline__
 

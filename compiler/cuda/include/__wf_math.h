@@ -196,29 +196,83 @@ __WF_M double __wf_reduce(double x, int *q) {
   *q = (int)(long long)k;
   return r;
 }
+// Payne-Hanek reduction for |x| >= 2^26: x * 2/pi from the bits of 2/pi that matter (those whose
+// product with x is not a multiple of 4), in 64-bit integer arithmetic; r as hi + lo radians.
+__WF_MN void __wf_reduce_large(double x, int *q, double *rh, double *rl) {
+  const unsigned long long T[20] = {0xa2f9836e4e441529ull, 0xfc2757d1f534ddc0ull, 0xdb6295993c439041ull, 0xfe5163abdebbc561ull, 0xb7246e3a424dd2e0ull, 0x06492eea09d1921cull, 0xfe1deb1cb129a73eull, 0xe88235f52ebb4484ull, 0xe99c7026b45f7e41ull, 0x3991d639835339f4ull, 0x9c845f8bbdf9283bull, 0x1ff897ffde05980full, 0xef2f118b5a0a6d1full, 0x6d367ecf27cb09b7ull, 0x4f463f669e5fea2dull, 0x7527bac7ebe5f17bull, 0x3d0739f78a5292eaull, 0x6bfb5fb11f8d5d08ull, 0x56033046fc7b6babull, 0xf0cfbc209af4361dull};
+  unsigned long long bits = __WF_BITS(fabs(x));
+  int ex = (int)(bits >> 52) - 1075; // |x| = m * 2^ex
+  unsigned long long m = (bits & 0x000fffffffffffffull) | 0x0010000000000000ull;
+  int j0 = ex - 2 > 0 ? ex - 2 : 0;  // first bit of 2/pi used
+  // The 192-bit window W of 2/pi starting at bit j0 (w[0] most significant).
+  unsigned long long w[3];
+  int idx = j0 >> 6, sh = j0 & 63;
+  for (int i = 0; i < 3; ++i)
+    w[i] = sh ? (T[idx + i] << sh) | (T[idx + i + 1] >> (64 - sh)) : T[idx + i];
+  // P = m * W, 256 bits in p[0] (most significant) .. p[3].
+  unsigned long long p[4] = {0, 0, 0, 0};
+  for (int i = 2; i >= 0; --i) {
+    unsigned long long lo = m * w[i], hi = __umul64hi(m, w[i]);
+    unsigned long long s1 = p[i + 1] + lo;
+    unsigned long long c1 = s1 < lo;
+    p[i + 1] = s1;
+    p[i] += hi + c1; // cannot overflow: p[i] is still 0 here
+  }
+  // x * 2/pi = P * 2^(ex - j0 - 192): the binary point is at bit pos of P.
+  int pos = 192 - ex + j0;
+  auto bitsAt = [&](int low) -> unsigned long long { // the 64 bits of P from bit low upwards
+    int word = 3 - (low >> 6), off = low & 63;
+    unsigned long long v = p[word] >> off;
+    if (off && word > 0) v |= p[word - 1] << (64 - off);
+    return v;
+  };
+  unsigned long long ip = bitsAt(pos) & 3, f = bitsAt(pos - 64), g = bitsAt(pos - 128);
+  long long sf = (long long)f; // the fraction in [-1/2, 1/2) once rounded to the nearest quadrant
+  int quad = (int)((ip + (f >> 63)) & 3);
+  // r = (sf + g / 2^64) / 2^64 turns of a quadrant, as hi + lo
+  double h = (double)(sf >> 21) * 2097152.0, l = (double)(sf & 0x1fffff) + (double)(g >> 11) * 1.1102230246251565e-16;
+  double th = h + l, tl = l - (th - h);
+  th *= 5.421010862427522e-20; tl *= 5.421010862427522e-20; // 2^-64
+  double ah = th * 1.5707963267948966;
+  double al = fma(th, 1.5707963267948966, -ah) + th * 6.123233995736766e-17 + tl * 1.5707963267948966;
+  if (x < 0) { quad = -quad; ah = -ah; al = -al; }
+  *q = quad & 3;
+  *rh = ah; *rl = al;
+}
+// x = q*pi/2 + (r + rl) with |r| <= pi/4 (about).
+__WF_M double __wf_reduce2(double x, int *q, double *rl) {
+  // Cody-Waite is exact while k * (pi/2)_hi is, k < 2^20; beyond, Payne-Hanek.
+  if (fabs(x) < 262144.0) { *rl = 0.0; return __wf_reduce(x, q); }
+  double rh; __wf_reduce_large(x, q, &rh, rl);
+  return rh;
+}
 __WF_MN double __wf_sin(double x) {
   if (!(fabs(x) < __builtin_inf())) return __builtin_nan("");
   if (fabs(x) < 1e-300) return x;
-  int q; double r = __wf_reduce(x, &q);
-  double v = (q & 1) ? __wf_cos_poly(r) : __wf_sin_poly(r);
+  int q; double rl, r = __wf_reduce2(x, &q, &rl);
+  double sp = __wf_sin_poly(r), cp = __wf_cos_poly(r);
+  double v = (q & 1) ? fma(-rl, sp, cp) : fma(rl, cp, sp);
   return (q & 2) ? -v : v;
 }
 __WF_MN double __wf_cos(double x) {
   if (!(fabs(x) < __builtin_inf())) return __builtin_nan("");
-  int q; double r = __wf_reduce(x, &q);
-  double v = (q & 1) ? __wf_sin_poly(r) : __wf_cos_poly(r);
+  int q; double rl, r = __wf_reduce2(x, &q, &rl);
+  double sp = __wf_sin_poly(r), cp = __wf_cos_poly(r);
+  double v = (q & 1) ? fma(rl, cp, sp) : fma(-rl, sp, cp);
   return ((q + 1) & 2) ? -v : v;
 }
 __WF_MN double __wf_tan(double x) {
   if (!(fabs(x) < __builtin_inf())) return __builtin_nan("");
-  int q; double r = __wf_reduce(x, &q);
+  if (fabs(x) < 1e-300) return x;
+  int q; double rl, r = __wf_reduce2(x, &q, &rl);
   double s = __wf_sin_poly(r), c = __wf_cos_poly(r);
+  s = fma(rl, c, s); c = fma(-rl, s, c);
   return (q & 1) ? -c / s : s / c;
 }
 // atan: reduce to |t| <= 0.4142 with atan(x) = pi/4 + atan((x-1)/(x+1)) and 1/x; then
 // halve once more, t' = t / (1 + sqrt(1 + t^2)), and sum the Taylor series of |t'| <= 0.199.
 __WF_MN double __wf_atan(double x) {
-  if (x != x) return x;
+  if (x != x || fabs(x) < 1e-300) return x;
   double a = fabs(x), base = 0.0, basel = 0.0, sign = 1.0;
   if (a > 1.0) { a = 1.0 / a; base = 1.5707963267948966; basel = 6.123233995736766e-17; sign = -1.0; }
   double t = a, off = 0.0, offl = 0.0;
@@ -231,17 +285,31 @@ __WF_MN double __wf_atan(double x) {
   double res = sign > 0 ? r : (base - r) + basel;
   return x < 0 ? -res : res;
 }
+// asin(z) for |z| <= 1/2: z + z^3 P(z^2), the Taylor series of asin (its coefficients
+// (2k)! / (4^k k!^2 (2k+1)), k >= 1).
+__WF_M double __wf_asin_small(double z) {
+  const double c[29] = {0.16666666666666666, 0.074999999999999997, 0.044642857142857144, 0.030381944444444444, 0.022372159090909092, 0.017352764423076924, 0.013964843750000001, 0.011551800896139705, 0.0097616095291940784, 0.0083903358096168151, 0.0073125258735988454, 0.0064472103118896487, 0.0057400376708419236, 0.0051533096823199046, 0.0046601434869150962, 0.0042409070936793632, 0.0038809645588376691, 0.0035692053938259347, 0.0032970595034734849, 0.0030578216492580306, 0.0028461784011089421, 0.0026578706382072901, 0.0024894486782468836, 0.002338091892111975, 0.0022014739737101384, 0.0020776610325181676, 0.0019650336162772837, 0.0018622264064031275, 0.0017680811205154183};
+  double z2 = z * z, p = c[28];
+  for (int k = 27; k >= 0; --k) p = fma(p, z2, c[k]);
+  return fma(z * z2, p, z);
+}
+// |x| > 1/2: asin(x) = pi/2 - 2 asin(sqrt((1 - |x|) / 2)), the halving exact; pi/2 as hi + lo.
 __WF_MN double __wf_asin(double x) {
   double a = fabs(x);
   if (!(a <= 1.0)) return __builtin_nan("");
-  if (a < 0.5) return __wf_atan(x / sqrt(fma(-x, x, 1.0)));
-  double r = 2.0 * __wf_atan(sqrt((1.0 - a) / (1.0 + a)));
-  r = 1.5707963267948966 - r + 6.123233995736766e-17;
+  if (a <= 0.5) return __wf_asin_small(x);
+  double t = 2.0 * __wf_asin_small(sqrt(0.5 * (1.0 - a)));
+  double r = (1.5707963267948966 - t) + 6.123233995736766e-17;
   return x < 0 ? -r : r;
 }
 __WF_MN double __wf_acos(double x) {
   if (!(fabs(x) <= 1.0)) return __builtin_nan("");
-  return 2.0 * __wf_atan(sqrt((1.0 - x) / (1.0 + x)));
+  if (x > 0.5) return 2.0 * __wf_asin_small(sqrt(0.5 * (1.0 - x)));
+  if (x < -0.5) {
+    double t = 2.0 * __wf_asin_small(sqrt(0.5 * (1.0 + x)));
+    return (3.1415926535897931 - t) + 1.2246467991473532e-16;
+  }
+  return (1.5707963267948966 - __wf_asin_small(x)) + 6.123233995736766e-17;
 }
 __WF_MN double __wf_atan2(double y, double x) {
   if (x != x || y != y) return x + y;
@@ -258,6 +326,7 @@ __WF_MN double __wf_atan2(double y, double x) {
   return copysign(r, y);
 }
 __WF_MN double __wf_expm1(double x) {
+  if (x == 0) return x;
   if (fabs(x) < 0.3) {
     double s = 0.0, t = x;
     for (int k = 1; k <= 16; ++k) { s += t; t = t * x / (k + 1); }
@@ -305,28 +374,6 @@ __WF_MN double __wf_pow(double x, double y) {
   }
   return (x < 0 && yodd) ? -r : r;
 }
-__WF_MN double __wf_cbrt(double x) {
-  if (x == 0 || !(fabs(x) < __builtin_inf())) return x + x;
-  double a = fabs(x);
-  double r = __wf_exp(__wf_log(a) / 3.0);
-  r = r - (r * r * r - a) / (3.0 * r * r); // one Newton step
-  return copysign(r, x);
-}
-__WF_MN double __wf_erf(double x) {
-  double a = fabs(x), r;
-  if (x != x) return x;
-  if (a < 2.5) { // Taylor: 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1))
-    double s = 0.0, t = a, z = a * a;
-    for (int n = 0; n < 60; ++n) { double term = t / (2 * n + 1); s += term; t = -t * z / (n + 1); if (fabs(term) < 1e-18 * s) break; }
-    r = s * 1.1283791670955126;
-  } else if (a < 6.0) { // continued fraction for erfc
-    double f = 0.0;
-    for (int k = 60; k >= 1; --k) f = (k * 0.5) / (a + f);
-    r = 1.0 - __wf_exp(-a * a) / (a + f) * 0.56418958354775628;
-  } else r = 1.0;
-  return x < 0 ? -r : r;
-}
-
 // ---- the public functions ---------------------------------------------------------------------------
 __WF_M double exp(double x) { return __wf_exp(x); }
 __WF_M double exp2(double x) {
@@ -338,7 +385,12 @@ __WF_M double exp2(double x) {
   double hi = h + l, lo = (h - hi) + l;
   return __wf_scale(__wf_exp_poly(hi, lo), (int)n);
 }
-__WF_M double exp10(double x) { return __wf_pow(10.0, x); }
+__WF_M double __wf_exp_hl(double h, double l);
+__WF_M double exp10(double x) {
+  if (x != x) return x;
+  double h = x * 2.3025850929940459, l = fma(x, 2.3025850929940459, -h) + x * -2.1707562233822494e-16;
+  return __wf_exp_hl(h, l);
+}
 __WF_M double expm1(double x) { return __wf_expm1(x); }
 __WF_M double log(double x) { return __wf_log(x); }
 __WF_M double log2(double x) {
@@ -363,8 +415,8 @@ __WF_M double asin(double x) { return __wf_asin(x); }
 __WF_M double acos(double x) { return __wf_acos(x); }
 __WF_M double atan2(double y, double x) { return __wf_atan2(y, x); }
 __WF_M double pow(double x, double y) { return __wf_pow(x, y); }
-__WF_M double cbrt(double x) { return __wf_cbrt(x); }
-__WF_M double erf(double x) { return __wf_erf(x); }
+__WF_M double cbrt(double x);
+__WF_M double erf(double x);
 __WF_M double sinh(double x) {
   double a = fabs(x), r;
   if (a < 0.3) r = __wf_expm1(a) * 0.5 * (1.0 + 1.0 / (__wf_expm1(a) + 1.0));
@@ -388,6 +440,7 @@ __WF_M double tanh(double x) {
 __WF_M double hypot(double a, double b) {
   a = fabs(a); b = fabs(b);
   if (a == __builtin_inf() || b == __builtin_inf()) return __builtin_inf();
+  if (a != a || b != b) return a + b; // before fmax, which drops NaNs
   double m = fmax(a, b), n = fmin(a, b);
   if (m == 0 || m != m || n != n) return a + b;
   double q = n / m;
@@ -395,7 +448,7 @@ __WF_M double hypot(double a, double b) {
 }
 __WF_M double ldexp(double x, int n) { return __wf_scale(x, n); }
 __WF_M double frexp(double x, int *e) {
-  if (x == 0 || !(fabs(x) < __builtin_inf())) { *e = 0; return x + x * 0; }
+  if (x == 0 || !(fabs(x) < __builtin_inf())) { *e = 0; return x; }
   int adj = 0;
   if (fabs(x) < 2.2250738585072014e-308) { x *= 18014398509481984.0; adj = -54; }
   unsigned long long b = __WF_BITS(x);
@@ -422,8 +475,8 @@ __WF_M float sinf(float x) { return (float)__wf_sin(x); }
 __WF_M float cosf(float x) { return (float)__wf_cos(x); }
 __WF_M float tanf(float x) { return (float)__wf_tan(x); }
 __WF_M void sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
-__WF_M float sinpif(float x) { return (float)__wf_sin((double)x * 3.1415926535897931); }
-__WF_M float cospif(float x) { return (float)__wf_cos((double)x * 3.1415926535897931); }
+__WF_M float sinpif(float x);
+__WF_M float cospif(float x);
 __WF_M float atanf(float x) { return (float)__wf_atan(x); }
 __WF_M float asinf(float x) { return (float)__wf_asin(x); }
 __WF_M float acosf(float x) { return (float)__wf_acos(x); }
@@ -432,13 +485,601 @@ __WF_M float sinhf(float x) { return (float)sinh((double)x); }
 __WF_M float coshf(float x) { return (float)cosh((double)x); }
 __WF_M float tanhf(float x) { return (float)tanh((double)x); }
 __WF_M float powf(float x, float y) { return (float)__wf_pow(x, y); }
-__WF_M float cbrtf(float x) { return (float)__wf_cbrt(x); }
-__WF_M float erff(float x) { return (float)__wf_erf(x); }
-__WF_M float hypotf(float a, float b) { double da = a, db = b; return (float)sqrt(da * da + db * db); }
+__WF_M float cbrtf(float x);
+__WF_M float erff(float x);
+__WF_M float hypotf(float a, float b) {
+  if (fabsf(a) == __builtin_inff() || fabsf(b) == __builtin_inff()) return __builtin_inff();
+  double da = a, db = b;
+  return (float)sqrt(da * da + db * db);
+}
 __WF_M float ldexpf(float x, int n) { return (float)__wf_scale(x, n < -400 ? -400 : n > 400 ? 400 : n); }
 __WF_M float frexpf(float x, int *e) { return (float)frexp((double)x, e); }
-__WF_M float fmodf(float a, float b) { return (float)fmod(a, b); }
-__WF_M float rcbrtf(float x) { return (float)(1.0 / __wf_cbrt(x)); }
+__WF_M float fmodf(float a, float b) { return (float)fmod((double)a, (double)b); }
+__WF_M float rcbrtf(float x);
+
+
+// ---- second part: exact and rounding helpers ----------------------------------------------------
+__WF_M double modf(double x, double *ip) {
+  double t = trunc(x);
+  *ip = t;
+  if (fabs(x) == __builtin_inf()) return copysign(0.0, x);
+  return copysign(x - t, x); // exact; keeps the sign of zero fractions
+}
+__WF_M float modff(float x, float *ip) {
+  double i, f = modf((double)x, &i);
+  *ip = (float)i;
+  return (float)f;
+}
+// x - n*y with n the integer nearest x/y (ties to even); quo gets n's sign and low three bits.
+__WF_MN double remquo(double x, double y, int *quo) {
+  *quo = 0;
+  if (x != x || y != y) return x + y;
+  if (y == 0 || fabs(x) == __builtin_inf()) return __builtin_nan("");
+  double a = fabs(x), b = fabs(y);
+  double r = b <= 1.1235582092889474e+307 ? fmod(a, 8.0 * b) : a;
+  int q = 0;
+  for (int i = 4; i >= 1; i >>= 1) // each subtraction is exact (r lies in [i*b, 2*i*b))
+    if (r >= i * b) { r -= i * b; q += i; }
+  if (2.0 * r > b || (2.0 * r == b && (q & 1))) { r -= b; ++q; }
+  *quo = (__signbitd(x) != __signbitd(y)) ? -(q & 7) : (q & 7);
+  return __signbitd(x) ? -r : r; // a zero result keeps the sign of x
+}
+__WF_M double remainder(double x, double y) { int q; return remquo(x, y, &q); }
+__WF_M float remquof(float x, float y, int *quo) { return (float)remquo((double)x, (double)y, quo); }
+__WF_M float remainderf(float x, float y) { int q; return (float)remquo((double)x, (double)y, &q); }
+__WF_M int ilogb(double x) {
+  if (x != x || x == 0) return (int)0x80000000u;
+  if (fabs(x) == __builtin_inf()) return 0x7fffffff;
+  int e; frexp(x, &e);
+  return e - 1;
+}
+__WF_M int ilogbf(float x) { return ilogb((double)x); }
+__WF_M double logb(double x) {
+  if (x != x) return x;
+  if (x == 0) return -__builtin_inf();
+  if (fabs(x) == __builtin_inf()) return __builtin_inf();
+  return (double)ilogb(x);
+}
+__WF_M float logbf(float x) { return (float)logb((double)x); }
+__WF_M double scalbn(double x, int n) { return __wf_scale(x, n); }
+__WF_M double scalbln(double x, long n) { return __wf_scale(x, n > 4000 ? 4000 : n < -4000 ? -4000 : (int)n); }
+__WF_M float scalbnf(float x, int n) { return ldexpf(x, n); }
+__WF_M float scalblnf(float x, long n) { return ldexpf(x, n > 400 ? 400 : n < -400 ? -400 : (int)n); }
+__WF_M long lrint(double x) { return (long)rint(x); }
+__WF_M long long llrint(double x) { return (long long)rint(x); }
+__WF_M long long llrintf(float x) { return (long long)rintf(x); }
+__WF_M long lround(double x) { return (long)round(x); }
+__WF_M long long llround(double x) { return (long long)round(x); }
+
+// ---- double-double helpers (hi + lo, |lo| <= ulp(hi)/2) -------------------------------------------
+struct __wf_dd { double hi, lo; };
+__WF_M __wf_dd __wf_dd_norm(double h, double l) { double s = h + l; return {s, l - (s - h)}; }
+__WF_M __wf_dd __wf_dd_add(__wf_dd a, __wf_dd b) {
+  double s = a.hi + b.hi, bb = s - a.hi;
+  double e = (a.hi - (s - bb)) + (b.hi - bb);
+  return __wf_dd_norm(s, e + a.lo + b.lo);
+}
+__WF_M __wf_dd __wf_dd_mul(__wf_dd a, __wf_dd b) {
+  double p = a.hi * b.hi;
+  return __wf_dd_norm(p, fma(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi));
+}
+__WF_M __wf_dd __wf_dd_muld(__wf_dd a, double b) {
+  double p = a.hi * b;
+  return __wf_dd_norm(p, fma(a.hi, b, -p) + a.lo * b);
+}
+__WF_M __wf_dd __wf_dd_divd(__wf_dd a, double d) {
+  double q = a.hi / d, p = q * d;
+  double r = ((a.hi - p) - fma(q, d, -p)) + a.lo;
+  return __wf_dd_norm(q, r / d);
+}
+__WF_M double __wf_dd_val(__wf_dd a) { return a.hi + a.lo; }
+
+// cbrt with a Newton step whose residual r^3 - a is computed exactly (fma).
+__WF_MN double __wf_cbrt2(double x) {
+  if (x == 0 || !(fabs(x) < __builtin_inf())) return x + x;
+  double a = fabs(x);
+  int sc = 0;
+  if (a < 1e-290) { a *= 1.8014398509481984e16 * 1.8014398509481984e16 * 1.8014398509481984e16; sc = -36; } // 2^162
+  double r = __wf_exp(__wf_log(a) / 3.0);
+  for (int i = 0; i < 2; ++i) {
+    double r2 = r * r, r2l = fma(r, r, -r2);
+    double r3 = r2 * r, r3l = fma(r2, r, -r3) + r2l * r;
+    double res = (r3 - a) + r3l;
+    r = r - res / (3.0 * r2);
+  }
+  return copysign(sc ? __wf_scale(r, -54) : r, x);
+}
+
+// sin(pi x) and cos(pi x): exact reduction to |r| <= 1/4, pi*r as hi + lo.
+__WF_MN void __wf_sincospi(double x, double *sp, double *cp) {
+  if (!(fabs(x) < __builtin_inf())) { *sp = *cp = __builtin_nan(""); return; }
+  if (fabs(x) >= 4503599627370496.0) { // 2^52: an integer (even from 2^53 on)
+    *sp = copysign(0.0, x);
+    *cp = fabs(x) < 9007199254740992.0 && ((unsigned long long)fabs(x) & 1) ? -1.0 : 1.0;
+    return;
+  }
+  double n = rint(2.0 * x), r = x - 0.5 * n; // exact
+  long long q = fabs(n) < 9007199254740992.0 ? (long long)n & 3 : 0;
+  double ph = r * 3.1415926535897931, pl = fma(r, 3.1415926535897931, -ph) + r * 1.2246467991473532e-16;
+  double s = __wf_sin_poly(ph), c = __wf_cos_poly(ph);
+  s = fma(pl, c, s);
+  c = fma(-pl, s, c);
+  double rs, rc;
+  switch ((int)q) {
+  case 0: rs = s; rc = c; break;
+  case 1: rs = c; rc = -s; break;
+  case 2: rs = -s; rc = -c; break;
+  default: rs = -c; rc = s; break;
+  }
+  if (r == 0) { // integers and half-integers: exact zeros (sin keeps the sign of x; cos is +0)
+    if ((q & 1) == 0) rs = copysign(0.0, x);
+    else rc = 0.0;
+  }
+  *sp = rs; *cp = rc;
+}
+__WF_M double sinpi(double x) { double s, c; __wf_sincospi(x, &s, &c); return s; }
+__WF_M double cospi(double x) { double s, c; __wf_sincospi(x, &s, &c); return c; }
+__WF_M void sincospi(double x, double *s, double *c) { __wf_sincospi(x, s, c); }
+__WF_M void sincospif(float x, float *s, float *c) {
+  double ds, dc; __wf_sincospi(x, &ds, &dc); *s = (float)ds; *c = (float)dc;
+}
+
+// ---- inverse hyperbolic functions ------------------------------------------------------------------
+__WF_M double acosh(double x) {
+  if (!(x >= 1.0)) return __builtin_nan("");
+  if (x > 268435456.0) return x == __builtin_inf() ? x : __wf_log(x) + 6.93147180559945286e-01;
+  if (x > 2.0) return __wf_log(2.0 * x - 1.0 / (x + sqrt(fma(x, x, -1.0))));
+  double t = x - 1.0;
+  return __wf_log1p(t + sqrt(2.0 * t + t * t));
+}
+__WF_M double asinh(double x) {
+  double a = fabs(x), r;
+  if (!(a < __builtin_inf()) || a < 1e-300) return x; // NaN, infinities, tiny values
+  if (a > 268435456.0) r = __wf_log(a) + 6.93147180559945286e-01;
+  else if (a > 2.0) r = __wf_log(2.0 * a + 1.0 / (sqrt(fma(a, a, 1.0)) + a));
+  else { double t = a * a; r = __wf_log1p(a + t / (1.0 + sqrt(1.0 + t))); }
+  return copysign(r, x);
+}
+__WF_M double atanh(double x) {
+  double a = fabs(x), r;
+  if (!(a <= 1.0)) return __builtin_nan("");
+  if (a == 1.0) return copysign(__builtin_inf(), x);
+  if (a < 0.5) { double t = a + a; r = 0.5 * __wf_log1p(t + t * a / (1.0 - a)); }
+  else r = 0.5 * __wf_log1p((a + a) / (1.0 - a));
+  return copysign(r, x);
+}
+__WF_M float acoshf(float x) { return (float)acosh((double)x); }
+__WF_M float asinhf(float x) { return (float)asinh((double)x); }
+__WF_M float atanhf(float x) { return (float)atanh((double)x); }
+
+// ---- norms ------------------------------------------------------------------------------------------
+// Scaled by a power of two (exact) so that the sum of squares neither overflows nor underflows.
+__WF_MN double __wf_norm(int n, const double *v, bool reciprocal) {
+  double m = 0.0;
+  bool nan = false;
+  for (int i = 0; i < n; ++i) { double a = fabs(v[i]); if (a != a) nan = true; else if (a > m) m = a; }
+  if (m == __builtin_inf()) return reciprocal ? 0.0 : m;
+  if (nan) return __builtin_nan("");
+  if (m == 0.0) return reciprocal ? __builtin_inf() : 0.0;
+  int e; frexp(m, &e);
+  double s = 0.0;
+  for (int i = 0; i < n; ++i) { double t = __wf_scale(v[i], -e); s = fma(t, t, s); }
+  double r = sqrt(s);
+  return reciprocal ? __wf_scale(1.0 / r, -e) : __wf_scale(r, e);
+}
+__WF_M double norm(int n, const double *v) { return __wf_norm(n, v, false); }
+__WF_M double rnorm(int n, const double *v) { return __wf_norm(n, v, true); }
+__WF_M double norm3d(double a, double b, double c) { double v[3] = {a, b, c}; return __wf_norm(3, v, false); }
+__WF_M double rnorm3d(double a, double b, double c) { double v[3] = {a, b, c}; return __wf_norm(3, v, true); }
+__WF_M double norm4d(double a, double b, double c, double d) { double v[4] = {a, b, c, d}; return __wf_norm(4, v, false); }
+__WF_M double rnorm4d(double a, double b, double c, double d) { double v[4] = {a, b, c, d}; return __wf_norm(4, v, true); }
+__WF_M double rhypot(double a, double b) { double v[2] = {a, b}; return __wf_norm(2, v, true); }
+__WF_M double rcbrt(double x) {
+  if (x == 0) return copysign(__builtin_inf(), x);
+  if (!(fabs(x) < __builtin_inf())) return x != x ? x : copysign(0.0, x);
+  double a = fabs(x), r = 1.0 / __wf_cbrt2(a);
+  double r2 = r * r, r3 = r2 * r;
+  double e = fma(-a, r3, 1.0) - a * (fma(r2, r, -r3) + fma(r, r, -r2) * r);
+  return copysign(fma(r, e / 3.0, r), x);
+}
+__WF_M float normf(int n, const float *v) {
+  for (int i = 0; i < n; ++i) if (fabsf(v[i]) == __builtin_inff()) return __builtin_inff();
+  double s = 0; for (int i = 0; i < n; ++i) s = fma((double)v[i], (double)v[i], s);
+  return (float)sqrt(s);
+}
+__WF_M float rnormf(int n, const float *v) {
+  for (int i = 0; i < n; ++i) if (fabsf(v[i]) == __builtin_inff()) return 0.0f;
+  double s = 0; for (int i = 0; i < n; ++i) s = fma((double)v[i], (double)v[i], s);
+  return (float)(1.0 / sqrt(s));
+}
+__WF_M float norm3df(float a, float b, float c) { float v[3] = {a, b, c}; return normf(3, v); }
+__WF_M float rnorm3df(float a, float b, float c) { float v[3] = {a, b, c}; return rnormf(3, v); }
+__WF_M float norm4df(float a, float b, float c, float d) { float v[4] = {a, b, c, d}; return normf(4, v); }
+__WF_M float rnorm4df(float a, float b, float c, float d) { float v[4] = {a, b, c, d}; return rnormf(4, v); }
+__WF_M float rhypotf(float a, float b) { float v[2] = {a, b}; return rnormf(2, v); }
+
+// ---- error functions ---------------------------------------------------------------------------------
+// exp(-(h + l)^2) with the square split exactly.
+__WF_M double __wf_exp_negsq(double h, double l) {
+  double s = h * h, sl = fma(h, h, -s) + 2.0 * h * l;
+  return __wf_exp(-s) * (1.0 - sl);
+}
+// erfc(a) * exp(a^2) * sqrt(pi) for a >= 0.5: Laplace's continued fraction (more terms near 0.5).
+__WF_M double __wf_erfc_cf(double a) {
+  int n = a < 1.0 ? 1200 : a < 2.0 ? 250 : 80;
+  double f = 0.0;
+  for (int k = n; k >= 1; --k) f = (k * 0.5) / (a + f);
+  return 1.0 / (a + f);
+}
+// erf(a) for 0 <= a < 1: Taylor series (terms shrink fast enough to keep cancellation small).
+__WF_M double __wf_erf_small(double a) {
+  // 2/sqrt(pi) (-1)^n / (n! (2n+1)), n = 0..23: a * P(a^2).
+  const double c[24] = {1.1283791670955126, -0.37612638903183754, 0.11283791670955126, -0.026866170645131252, 0.0052239776254421879, -0.00085483270234508533, 0.00012055332981789664, -1.492565035840625e-05, 1.6462114365889248e-06, -1.6365844691234924e-07, 1.4807192815879218e-08, -1.2290555301717928e-09, 9.4227590646504113e-11, -6.7113668551641105e-12, 4.4632242632864775e-13, -2.7835162072109215e-14, 1.6342614095367152e-15, -9.0639708428086728e-17, 4.7633480405150683e-18, -2.3784598852774293e-19, 1.1312187259246311e-20, -5.1362090545858109e-22, 2.2308786802746453e-23, -9.2867290113190594e-25};
+  double z = a * a, p = c[23];
+  for (int n = 22; n >= 0; --n) p = fma(p, z, c[n]);
+  return a * p;
+}
+// erfc of (h + l), h >= 0.
+__WF_MN double __wf_erfc_hl(double h, double l) {
+  if (h < 0.5) return 1.0 - __wf_erf_small(h + l);
+  if (h > 27.3) return 0.0;
+  return __wf_exp_negsq(h, l) * __wf_erfc_cf(h + l) * 0.56418958354775628;
+}
+__WF_MN double __wf_erf2(double x) {
+  if (x != x) return x;
+  double a = fabs(x), r;
+  if (a < 1.0) r = __wf_erf_small(a);
+  else if (a < 6.0) r = 1.0 - __wf_erfc_hl(a, 0.0);
+  else r = 1.0;
+  return copysign(r, x);
+}
+__WF_MN double __wf_erfc(double x) {
+  if (x != x) return x;
+  if (x < 0) return 2.0 - __wf_erfc_hl(-x, 0.0);
+  return __wf_erfc_hl(x, 0.0);
+}
+__WF_M double erfc(double x) { return __wf_erfc(x); }
+__WF_M float erfcf(float x) { return (float)__wf_erfc(x); }
+__WF_MN double erfcx(double x) {
+  if (x != x) return x;
+  if (x >= 0.5) return x == __builtin_inf() ? 0.0 : __wf_erfc_cf(x) * 0.56418958354775628;
+  if (x >= 0) return __wf_exp(x * x) * (1.0 - __wf_erf_small(x));
+  if (x < -26.7) return __builtin_inf();
+  // erfcx(x) = 2 exp(x^2) - erfcx(-x) for x < 0
+  double h = x * x, l = fma(x, x, -h);
+  double e = __wf_exp(h) * (1.0 + l);
+  return 2.0 * e - (x > -0.5 ? e * (1.0 - __wf_erf_small(-x)) : __wf_erfc_cf(-x) * 0.56418958354775628);
+}
+__WF_M float erfcxf(float x) { return (float)erfcx((double)x); }
+// Inverse: a starting point from the asymptotic form, then Newton steps on erf (|y| <= 1/2) or on
+// erfc with the exact complement t = 1 - |y| (else), so that y near 1 keeps its accuracy.
+__WF_MN double __wf_erfcinv_pos(double t) { // 0 < t <= 1: the x >= 0 with erfc(x) = t
+  if (t == 1.0) return 0.0;
+  double x;
+  if (t > 0.5) { double y = 1.0 - t; x = 0.886226925452758 * y * (1.0 + 0.2617993877991494 * y * y); }
+  else {
+    x = sqrt(-__wf_log(t));
+    for (int i = 0; i < 3; ++i) x = sqrt(-__wf_log(t * 1.7724538509055159 * x));
+  }
+  for (int i = 0; i < 40; ++i) {
+    double f = (x < 0.5 ? 1.0 - __wf_erf_small(x) : __wf_erfc_hl(x, 0.0)) - t;
+    double d = f / (1.1283791670955126 * __wf_exp(-x * x));
+    x += d;
+    if (fabs(d) <= 1e-17 * x) break;
+  }
+  return x;
+}
+__WF_MN double erfinv(double y) {
+  if (y != y || fabs(y) > 1.0) return __builtin_nan("");
+  if (fabs(y) == 1.0) return copysign(__builtin_inf(), y);
+  double a = fabs(y), x;
+  if (a <= 0.5) {
+    x = 0.886226925452758 * a * (1.0 + 0.2617993877991494 * a * a);
+    for (int i = 0; i < 40 && a != 0; ++i) {
+      double d = (__wf_erf_small(x) - a) / (1.1283791670955126 * __wf_exp(-x * x));
+      x -= d;
+      if (fabs(d) <= 1e-17 * x) break;
+    }
+  } else x = __wf_erfcinv_pos(1.0 - a);
+  return copysign(x, y);
+}
+__WF_MN double erfcinv(double t) {
+  if (t != t || t < 0.0 || t > 2.0) return __builtin_nan("");
+  if (t == 0.0) return __builtin_inf();
+  if (t == 2.0) return -__builtin_inf();
+  if (t >= 0.5 && t <= 1.5) return erfinv(1.0 - t); // 1 - t is exact; Newton on erf there
+  return t <= 1.0 ? __wf_erfcinv_pos(t) : -__wf_erfcinv_pos(2.0 - t);
+}
+__WF_M float erfinvf(float y) { return (float)erfinv((double)y); }
+__WF_M float erfcinvf(float t) { return (float)erfcinv((double)t); }
+// normcdf(x) = erfc(-x / sqrt 2) / 2 with -x / sqrt 2 as hi + lo.
+__WF_MN double normcdf(double x) {
+  if (x != x) return x;
+  double h = -x * 0.70710678118654757, l = fma(-x, 0.70710678118654757, -h) - x * -4.8336466567264567e-17;
+  if (h >= 0) return 0.5 * __wf_erfc_hl(h, l);
+  return 1.0 - 0.5 * __wf_erfc_hl(-h, -l);
+}
+__WF_M double normcdfinv(double p) {
+  double r = -1.4142135623730951 * erfcinv(2.0 * p);
+  return r == 0 ? 0.0 : r;
+}
+__WF_M float normcdff(float x) { return (float)normcdf((double)x); }
+__WF_M float normcdfinvf(float p) { return (float)normcdfinv((double)p); }
+
+// ---- gamma functions -----------------------------------------------------------------------------------
+// lgamma(1 + z) and lgamma(2 + z) for |z| <= 1/2: power series with zeta(k) coefficients.
+__WF_MN double __wf_lgamma1p(double z) {
+  const double c[59] = {0.8224670334241132, -0.40068563438653143, 0.27058080842778454, -0.20738555102867398, 0.16955717699740819, -0.14404989676884611, 0.12550966952474304, -0.11133426586956469, 0.10009945751278181, -0.090954017145829041, 0.083353840546109004, -0.076932516411352195, 0.07143294629536133, -0.066668705882420465, 0.062500955141213038, -0.058823978658684585, 0.055555767627403614, -0.052631679379616658, 0.050000047698101693, -0.047619070330142226, 0.045454556293204669, -0.043478266053040261, 0.041666669150341208, -0.040000001192140137, 0.038461539034675182, -0.037037037312989324, 0.035714285847333355, -0.034482758684919304, 0.033333333364377583, -0.032258064531150418, 0.031250000007275971, -0.030303030306558044, 0.029411764707594344, -0.02857142857226011, 0.027777777778181998, -0.027027027027223673, 0.026315789473779948, -0.025641025641072283, 0.025000000000022737, -0.024390243902450117, 0.023809523809529224, -0.023255813953491015, 0.022727272727274019, -0.022222222222222855, 0.021739130434782917, -0.021276595744681003, 0.020833333333333409, -0.020408163265306159, 0.020000000000000018, -0.019607843137254912, 0.019230769230769235, -0.01886792452830189, 0.018518518518518521, -0.018181818181818181, 0.017857142857142856, -0.017543859649122806, 0.017241379310344827, -0.016949152542372881, 0.016666666666666666};
+  double p = 0.0;
+  for (int k = 58; k >= 0; --k) p = fma(p, z, c[k]);
+  return z * fma(p, z, -0.57721566490153287);
+}
+__WF_MN double __wf_lgamma2p(double z) {
+  const double c[50] = {0.3224670334241132, -0.067352301053198102, 0.020580808427784546, -0.0073855510286739857, 0.0028905103307415234, -0.001192753911703261, 0.00050966952474304245, -0.00022315475845357939, 9.9457512781808531e-05, -4.4926236738133142e-05, 2.0507212775670691e-05, -9.4394882752683967e-06, 4.3748667899074882e-06, -2.0392157538013662e-06, 9.5514121304074194e-07, -4.4924691987645662e-07, 2.1207184805554665e-07, -1.0043224823968099e-07, 4.7698101693639804e-08, -2.2711094608943164e-08, 1.0838659214896955e-08, -5.1834750419700466e-09, 2.4836745438024785e-09, -1.1921401405860912e-09, 5.7313672416788623e-10, -2.7595228851242334e-10, 1.3304764374244489e-10, -6.4229645638380996e-11, 3.1044247747322276e-11, -1.5021384080754142e-11, 7.2759744802390792e-12, -3.5277424765759151e-12, 1.711991790559618e-12, -8.315385841420285e-13, 4.0422005252894402e-13, -1.9664756310966165e-13, 9.5736303878385556e-14, -4.6640760264283744e-14, 2.2737369600659724e-14, -1.1091399470834522e-14, 5.4136591567253633e-15, -2.6438800178609949e-15, 1.2918959062789966e-15, -6.3159355041984482e-16, 3.089316266963393e-16, -1.5117930628108198e-16, 7.4014868569523199e-17, -3.6252180481206538e-17, 1.7763568421861633e-17, -8.7076315747917905e-18};
+  double p = 0.0;
+  for (int k = 49; k >= 0; --k) p = fma(p, z, c[k]);
+  return z * fma(p, z, 0.42278433509846713);
+}
+// lgamma(x) for x >= 10 as hi + lo: Stirling's series with the large terms in double-double.
+__WF_MN __wf_dd __wf_lgamma_stirling(double x) {
+  double ll, lh = __wf_log_hl(x, &ll);
+  double xm = x - 0.5;
+  __wf_dd t = __wf_dd_mul({xm, 0.0}, {lh, ll});
+  t = __wf_dd_add(t, {-x, 0.0});
+  t = __wf_dd_add(t, {0.91893853320467278, -3.8782941580672414e-17});
+  double r = 1.0 / x, r2 = r * r;
+  const double b[8] = {0.083333333333333329, -0.0027777777777777779, 0.00079365079365079365, -0.00059523809523809529, 0.00084175084175084171, -0.0019175269175269176, 0.00641025641025641, -0.029550653594771242};
+  double p = 0.0;
+  for (int k = 7; k >= 1; --k) p = fma(p, r2, b[k]);
+  double s = r * fma(p, r2, 0.0) + r * b[0];
+  return __wf_dd_add(t, {s, 0.0});
+}
+// lgamma(x) for x > 0 (double-double where the value is large).
+__WF_MN __wf_dd __wf_lgamma_pos(double x) {
+  if (x >= 10.0) return __wf_lgamma_stirling(x);
+  if (x < 0.5) {
+    double ll, lh = __wf_log_hl(x, &ll);
+    return __wf_dd_add({-lh, -ll}, {__wf_lgamma1p(x), 0.0});
+  }
+  if (x < 1.5) return {__wf_lgamma1p(x - 1.0), 0.0};
+  if (x < 2.5) return {__wf_lgamma2p(x - 2.0), 0.0};
+  double p = 1.0, y = x; // shift down to [1.5, 2.5): each x - k is exact
+  while (y >= 2.5) { y -= 1.0; p *= y; }
+  double ll, lh = __wf_log_hl(p, &ll);
+  return __wf_dd_add({lh, ll}, {__wf_lgamma2p(y - 2.0), 0.0});
+}
+__WF_MN double lgamma(double x) {
+  if (x != x) return x;
+  if (fabs(x) == __builtin_inf()) return __builtin_inf();
+  if (x > 0) return __wf_dd_val(__wf_lgamma_pos(x));
+  if (x == trunc(x)) return __builtin_inf();
+  // Reflection: lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x).
+  double s = fabs(sinpi(x));
+  double sl, sh = __wf_log_hl(s, &sl);
+  __wf_dd r = __wf_dd_add({1.1447298858494002, 1.0265951162707826e-17}, {-sh, -sl});
+  __wf_dd g = __wf_lgamma_pos(1.0 - x);
+  return __wf_dd_val(__wf_dd_add(r, {-g.hi, -g.lo}));
+}
+// e^(h + l) for moderate h.
+__WF_M double __wf_exp_hl(double h, double l) {
+  if (h > 709.8) return __builtin_inf();
+  if (h < -745.2) return 0.0;
+  double n = rint(h * 1.4426950408889634);
+  double t = fma(-n, __WF_LN2_HI, h);
+  double tl = l - n * __WF_LN2_LO;
+  double hi = t + tl, lo = (t - hi) + tl;
+  return __wf_scale(__wf_exp_poly(hi, lo), (int)n);
+}
+__WF_MN double __wf_tgamma_pos(double x) {
+  if (x > 171.62434423) return __builtin_inf();
+  if (x >= 10.0) { __wf_dd g = __wf_lgamma_stirling(x); return __wf_exp_hl(g.hi, g.lo); }
+  if (x < 0.5) return __wf_exp(__wf_lgamma1p(x)) / x;
+  if (x < 1.5) return __wf_exp(__wf_lgamma1p(x - 1.0));
+  double p = 1.0, y = x;
+  while (y >= 2.5) { y -= 1.0; p *= y; }
+  return __wf_exp(__wf_lgamma2p(y - 2.0)) * p;
+}
+__WF_MN double tgamma(double x) {
+  if (x != x) return x;
+  if (x == __builtin_inf()) return x;
+  if (x == 0) return copysign(__builtin_inf(), x);
+  if (x > 0) return __wf_tgamma_pos(x);
+  if (x == trunc(x)) return __builtin_nan("");
+  if (x < -185.0) return copysign(0.0, sinpi(x));
+  // Reflection: gamma(x) = pi / (sin(pi x) gamma(1 - x)); 1 - x may round, gamma varies slowly there.
+  double g = __wf_tgamma_pos(1.0 - x), s = sinpi(x);
+  if (g == __builtin_inf()) return copysign(0.0, s);
+  return 3.1415926535897931 / (s * g);
+}
+__WF_M float lgammaf(float x) { return (float)lgamma((double)x); }
+__WF_M float tgammaf(float x) { return (float)tgamma((double)x); }
+
+// ---- Bessel functions ------------------------------------------------------------------------------
+// Small arguments: power series summed in double-double (they cancel heavily); large arguments:
+// Hankel's asymptotic expansion.
+__WF_MN double __wf_bessel_series(double x, int order, bool modified, int kind2) {
+  double xh = x * x, xl = fma(x, x, -xh);
+  __wf_dd z = {0.25 * xh, 0.25 * xl}; // x^2 / 4
+  if (!modified) z = {-z.hi, -z.lo};
+  __wf_dd term = {1.0, 0.0}, sum = {1.0, 0.0}, h = {0.0, 0.0}, hs = {0.0, 0.0};
+  // kind2 == 0: J/I; kind2 == 1: the Y0 harmonic sum; kind2 == 2: the Y1 psi sum.
+  if (kind2 == 2) hs = {1.0, 0.0}; // psi(1) + psi(2) + 2 gamma = H_0 + H_1 = 1
+  __wf_dd hsum = kind2 == 2 ? hs : __wf_dd{0.0, 0.0};
+  for (int k = 1; k < 200; ++k) {
+    term = __wf_dd_divd(__wf_dd_mul(term, z), (double)k * (double)(k + order));
+    sum = __wf_dd_add(sum, term);
+    if (kind2 == 1) {
+      h = __wf_dd_add(h, __wf_dd_divd({1.0, 0.0}, (double)k));
+      hsum = __wf_dd_add(hsum, __wf_dd_mul(term, h));
+    } else if (kind2 == 2) {
+      h = __wf_dd_add(h, __wf_dd_divd({1.0, 0.0}, (double)k)); // H_k
+      __wf_dd hk1 = __wf_dd_add(h, __wf_dd_divd({1.0, 0.0}, (double)(k + 1)));
+      hsum = __wf_dd_add(hsum, __wf_dd_mul(term, __wf_dd_add(h, hk1)));
+    }
+    if (fabs(term.hi) < 1e-34 * fabs(sum.hi) && k > 4) break;
+  }
+  if (kind2 == 0) {
+    __wf_dd r = order ? __wf_dd_muld(sum, 0.5 * x) : sum;
+    return __wf_dd_val(r);
+  }
+  double ll, lh = __wf_log_hl(x, &ll);
+  __wf_dd lx2 = __wf_dd_add({lh, ll}, {-0.69314718055994529, -2.3190468138462996e-17}); // log(x/2)
+  __wf_dd twoOverPi = {0.63661977236758138, -3.9357353350364972e-17};
+  if (kind2 == 1) {
+    // Y0 = 2/pi [(log(x/2) + gamma) J0 - sum_k (-z)^k H_k / (k!)^2]  (the series carries (-z)^k)
+    __wf_dd a = __wf_dd_mul(__wf_dd_add(lx2, {0.57721566490153287, -4.9429151524306449e-18}), sum);
+    return __wf_dd_val(__wf_dd_mul(twoOverPi, __wf_dd_add(a, {-hsum.hi, -hsum.lo})));
+  }
+  // Y1 = 2/pi log(x/2) J1 - 2/(pi x) - (x/2)/pi sum_k (-z)^k (psi(k+1) + psi(k+2)) / (k!(k+1)!),
+  // psi(k+1) + psi(k+2) = H_k + H_{k+1} - 2 gamma.
+  __wf_dd j1 = __wf_dd_muld(sum, 0.5 * x);
+  __wf_dd a = __wf_dd_mul(__wf_dd_mul(twoOverPi, lx2), j1);
+  __wf_dd b = __wf_dd_divd(twoOverPi, x);
+  __wf_dd ps = __wf_dd_add(hsum, __wf_dd_mul(sum, {-1.1544313298030657, -9.8858303048612898e-18}));
+  __wf_dd c = __wf_dd_muld(__wf_dd_mul(ps, {0.31830988618379069, -1.9678676675182486e-17}), 0.5 * x);
+  return __wf_dd_val(__wf_dd_add(__wf_dd_add(a, {-b.hi, -b.lo}), {-c.hi, -c.lo}));
+}
+// Hankel's expansion for x >= 20: J = A (P cos chi - Q sin chi), Y = A (P sin chi + Q cos chi).
+__WF_MN double __wf_bessel_large(double x, int order, bool second) {
+  double mu = 4.0 * order * order, p = 1.0, q = 0.0, t = 1.0;
+  for (int k = 1; k < 40; ++k) {
+    t *= (mu - (2.0 * k - 1) * (2.0 * k - 1)) / (k * 8.0 * x);
+    if ((k & 1) == 1) q += ((k >> 1) & 1 ? -t : t);
+    else p += ((k >> 1) & 1 ? -t : t);
+    if (fabs(t) < 1e-17) break;
+  }
+  double s = __wf_sin(x), c = __wf_cos(x);
+  // chi = x - pi/4 (order 0) or x - 3 pi/4 (order 1)
+  double cc = order ? (s - c) * 0.70710678118654757 : (c + s) * 0.70710678118654757;
+  double sc = order ? -(s + c) * 0.70710678118654757 : (s - c) * 0.70710678118654757;
+  double a = sqrt(0.63661977236758138 / x);
+  return second ? a * (p * sc + q * cc) : a * (p * cc - q * sc);
+}
+__WF_M double j0(double x) {
+  double a = fabs(x);
+  if (a != a) return a;
+  if (a == __builtin_inf()) return 0.0;
+  return a < 20.0 ? __wf_bessel_series(a, 0, false, 0) : __wf_bessel_large(a, 0, false);
+}
+__WF_M double j1(double x) {
+  double a = fabs(x), r;
+  if (a != a) return a;
+  if (a == __builtin_inf()) return copysign(0.0, x);
+  r = a < 20.0 ? __wf_bessel_series(a, 1, false, 0) : __wf_bessel_large(a, 1, false);
+  return x < 0 ? -r : r; // odd
+}
+__WF_M double y0(double x) {
+  if (x != x || x < 0) return __builtin_nan("");
+  if (x == 0) return -__builtin_inf();
+  if (x == __builtin_inf()) return 0.0;
+  return x < 20.0 ? __wf_bessel_series(x, 0, false, 1) : __wf_bessel_large(x, 0, true);
+}
+__WF_M double y1(double x) {
+  if (x != x || x < 0) return __builtin_nan("");
+  if (x == 0) return -__builtin_inf();
+  if (x == __builtin_inf()) return 0.0;
+  return x < 20.0 ? __wf_bessel_series(x, 1, false, 2) : __wf_bessel_large(x, 1, true);
+}
+__WF_M double cyl_bessel_i0(double x) {
+  double a = fabs(x);
+  if (a != a || a == __builtin_inf()) return a;
+  return a > 713.0 ? __builtin_inf() : __wf_bessel_series(a, 0, true, 0);
+}
+__WF_M double cyl_bessel_i1(double x) {
+  double a = fabs(x);
+  if (a != a) return a;
+  if (a == __builtin_inf()) return x;
+  return copysign(a > 713.0 ? __builtin_inf() : __wf_bessel_series(a, 1, true, 0), x);
+}
+__WF_M float j0f(float x) { return (float)j0((double)x); }
+__WF_M float j1f(float x) { return (float)j1((double)x); }
+__WF_M float y0f(float x) { return (float)y0((double)x); }
+__WF_M float y1f(float x) { return (float)y1((double)x); }
+__WF_M float cyl_bessel_i0f(float x) { return (float)cyl_bessel_i0((double)x); }
+__WF_M float cyl_bessel_i1f(float x) { return (float)cyl_bessel_i1((double)x); }
+
+__WF_M double cbrt(double x) { return __wf_cbrt2(x); }
+__WF_M float cbrtf(float x) { return (float)__wf_cbrt2(x); }
+__WF_M float rcbrtf(float x) { return (float)rcbrt((double)x); }
+__WF_M double erf(double x) { return __wf_erf2(x); }
+__WF_M float erff(float x) { return (float)__wf_erf2(x); }
+__WF_M float sinpif(float x) { return (float)sinpi((double)x); }
+__WF_M float cospif(float x) { return (float)cospi((double)x); }
+
+
+__WF_M double nextafter(double x, double y) {
+  if (x != x || y != y) return x + y;
+  if (x == y) return y;
+  if (x == 0) return copysign(4.9406564584124654e-324, y);
+  unsigned long long b = __WF_BITS(x);
+  b += ((x < y) == (x > 0)) ? 1 : -1;
+  return __WF_DBL(b);
+}
+__WF_M float nextafterf(float x, float y) {
+  if (x != x || y != y) return x + y;
+  if (x == y) return y;
+  if (x == 0) return copysignf(1.40129846e-45f, y);
+  unsigned b = __builtin_bit_cast(unsigned, x);
+  b += ((x < y) == (x > 0)) ? 1 : -1;
+  return __builtin_bit_cast(float, b);
+}
+// C++ float overloads, as CUDA's math API has them (each the function's f form).
+__WF_M float acos(float x) { return acosf(x); }
+__WF_M float acosh(float x) { return acoshf(x); }
+__WF_M float asin(float x) { return asinf(x); }
+__WF_M float asinh(float x) { return asinhf(x); }
+__WF_M float atan(float x) { return atanf(x); }
+__WF_M float atanh(float x) { return atanhf(x); }
+__WF_M float cbrt(float x) { return cbrtf(x); }
+__WF_M float ceil(float x) { return ceilf(x); }
+__WF_M float cos(float x) { return cosf(x); }
+__WF_M float cosh(float x) { return coshf(x); }
+__WF_M float erf(float x) { return erff(x); }
+__WF_M float erfc(float x) { return erfcf(x); }
+__WF_M float exp(float x) { return expf(x); }
+__WF_M float exp2(float x) { return exp2f(x); }
+__WF_M float expm1(float x) { return expm1f(x); }
+__WF_M float fabs(float x) { return fabsf(x); }
+__WF_M float floor(float x) { return floorf(x); }
+__WF_M float lgamma(float x) { return lgammaf(x); }
+__WF_M float log(float x) { return logf(x); }
+__WF_M float log10(float x) { return log10f(x); }
+__WF_M float log1p(float x) { return log1pf(x); }
+__WF_M float log2(float x) { return log2f(x); }
+__WF_M float logb(float x) { return logbf(x); }
+__WF_M float nearbyint(float x) { return nearbyintf(x); }
+__WF_M float rint(float x) { return rintf(x); }
+__WF_M float round(float x) { return roundf(x); }
+__WF_M float sin(float x) { return sinf(x); }
+__WF_M float sinh(float x) { return sinhf(x); }
+__WF_M float sqrt(float x) { return sqrtf(x); }
+__WF_M float tan(float x) { return tanf(x); }
+__WF_M float tanh(float x) { return tanhf(x); }
+__WF_M float tgamma(float x) { return tgammaf(x); }
+__WF_M float trunc(float x) { return truncf(x); }
+__WF_M float atan2(float x, float y) { return atan2f(x, y); }
+__WF_M float copysign(float x, float y) { return copysignf(x, y); }
+__WF_M float fdim(float x, float y) { return fdimf(x, y); }
+__WF_M float fmax(float x, float y) { return fmaxf(x, y); }
+__WF_M float fmin(float x, float y) { return fminf(x, y); }
+__WF_M float fmod(float x, float y) { return fmodf(x, y); }
+__WF_M float hypot(float x, float y) { return hypotf(x, y); }
+__WF_M float nextafter(float x, float y) { return nextafterf(x, y); }
+__WF_M float pow(float x, float y) { return powf(x, y); }
+__WF_M float remainder(float x, float y) { return remainderf(x, y); }
+__WF_M float fma(float x, float y, float z) { return fmaf(x, y, z); }
+__WF_M float frexp(float x, int *e) { return frexpf(x, e); }
+__WF_M float ldexp(float x, int n) { return ldexpf(x, n); }
+__WF_M float scalbn(float x, int n) { return scalbnf(x, n); }
+__WF_M float scalbln(float x, long n) { return scalblnf(x, n); }
+__WF_M int ilogb(float x) { return ilogbf(x); }
+__WF_M long lrint(float x) { return lrintf(x); }
+__WF_M long lround(float x) { return lroundf(x); }
+__WF_M long long llrint(float x) { return llrintf(x); }
+__WF_M long long llround(float x) { return llroundf(x); }
+__WF_M float modf(float x, float *ip) { return modff(x, ip); }
+__WF_M float remquo(float x, float y, int *q) { return remquof(x, y, q); }
+__WF_M void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
 
 #undef __WF_BITS
 #undef __WF_DBL

@@ -11,6 +11,9 @@
 #include <string.h>
 #include <stdio.h>
 #include <math.h>
+// Device malloc/free before <new>: clang's device operator new calls them.
+extern "C" __device__ void *malloc(size_t);
+extern "C" __device__ void free(void *);
 #ifdef __cplusplus
 #include <cmath>
 #include <cstdlib>
@@ -22,3 +25,8 @@
 #include "__wf_runtime_api.h"
 #include "__wf_device_functions.h"
 #include "__wf_math.h"
+#include "__wf_device_extras.h"
+// Texture and surface fetches (written separately; present once that work lands).
+#if __has_include("__wf_texture.h")
+#include "__wf_texture.h"
+#endif

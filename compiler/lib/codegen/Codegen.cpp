@@ -76,9 +76,10 @@ Error withFile(Error E, const ptx::Module &M) {
 /// release the parked groups early (a save/restore in the callee then reinstates a stale mask:
 /// barrier deadlock). With Partition, each function allocates barriers above the ranges of all
 /// the functions it may call (an indirect call may call any device function), so the ranges along
-/// every call chain are disjoint; only recursive functions (a cycle of the call graph) share a
-/// range, and they save and restore it. Without Partition, every function uses B0.. and device
-/// functions save and restore theirs.
+/// every call chain are disjoint. Recursive functions (a cycle of the call graph) cannot have a
+/// disjoint range for each activation, so they use no barriers at all (their threads meet again
+/// when the scheduler runs the groups at one PC together, and at the caller's BSYNCs). Without
+/// Partition, every function uses B0.. and device functions save and restore theirs.
 Status<> runBackendModule(WModule &W, const CodegenOptions &Opts, bool Partition) {
   size_t N = W.functions.size();
   std::vector<std::vector<uint32_t>> Callees(N);
@@ -140,7 +141,8 @@ Status<> runBackendModule(WModule &W, const CodegenOptions &Opts, bool Partition
     for (uint32_t FI : Scc) {
       Function &F = W.functions[FI];
       F.barrierBase = Partition ? Base : 0;
-      F.saveBarriers = !F.isKernel && (!Partition || Recursive);
+      F.saveBarriers = !F.isKernel && !Partition;
+      F.noReconvergence = !F.isKernel && Recursive;
       if (auto S = runBackend(F, Opts); !S)
         return S;
     }
@@ -159,8 +161,9 @@ Status<> runBackend(Function &F, const CodegenOptions &Opts) {
     return Error("WIR verification failed after lowering: " + E.front());
   if (Opts.optLevel > 0)
     optimize(F);
-  if (auto S = insertReconvergence(F); !S)
-    return S;
+  if (!F.noReconvergence)
+    if (auto S = insertReconvergence(F); !S)
+      return S;
   if (auto E = verify(F); !E.empty())
     return Error("WIR verification failed before register allocation: " + E.front());
   if (auto S = allocateRegisters(F, F.maxRegs); !S)

@@ -35,6 +35,7 @@ Expected<uint64_t> encodeInst(const Function &F, const Inst &I, uint32_t Pc,
     switch (OI.kind) {
     case OperandKind::R:
     case OperandKind::R64:
+    case OperandKind::R128:
       if (O.kind != OpndKind::Phys)
         return Bad();
       M.operands[K] = O.reg;

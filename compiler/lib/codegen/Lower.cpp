@@ -320,6 +320,10 @@ private:
   void lowerCasLoop(const ptx::Instruction &I, Opnd Addr, isa::AtomSpace AS, bool Red);
   void lowerBar(const ptx::Instruction &I);
   void lowerWarp(const ptx::Instruction &I);
+  /// A member mask known to name the whole warp: warp ops over the active group need no masking.
+  static bool fullMask(const ptx::Operand &Mk) {
+    return Mk.kind == ptx::OperandKind::Imm && uint32_t(Mk.imm) == 0xffffffffu;
+  }
   void lowerCall(const ptx::Instruction &I);
   void lowerPrintf(const ptx::Instruction &I, const ptx::Function &Callee);
   void lowerAssert(const ptx::Instruction &I, const ptx::Function &Callee);
@@ -367,6 +371,13 @@ private:
   Opnd lopShl(Opnd A, Opnd N) {
     Opnd D = v32();
     E(Opcode::SHL, {D, A, N});
+    return D;
+  }
+  /// The high half of a packed pair, in the low bits.
+  Opnd lopShr16(Opnd A) {
+    Opnd D = v32();
+    Inst &X = E(Opcode::SHR_I, {D, A, Opnd::imm32(16)});
+    setMod(X, "ty", 1);
     return D;
   }
   Opnd sel32(Opnd A, Opnd B, Opnd P) {
@@ -512,6 +523,16 @@ Opnd Lowering::sreg(const ptx::Operand &O, bool Want64) {
   case S::ClusterNctaid:
   case S::ClusterNctarank:
     return Const(1);
+  case S::Envreg:
+    // cooperative_groups' grid barrier: %envreg2 (low) and %envreg1 (high) hold the address of
+    // a cooperative launch's workspace, the u64 at offset 48 of the runtime area (0 otherwise).
+    if (O.sreg.index == 1 || O.sreg.index == 2) {
+      R = v32();
+      Inst &L = E(Opcode::LDG, {R, addr(Read(I::RTBUF), O.sreg.index == 2 ? 48 : 52)});
+      setMod(L, "size", uint32_t(isa::MemSize::B32));
+      break;
+    }
+    return Const(0);
   default:
     return Const(0);
   }
@@ -1139,6 +1160,19 @@ void Lowering::lowerInst(const ptx::Instruction &I) {
     }
     return;
   }
+  case Op::Tex:
+  case Op::Tld4:
+  case Op::Suld:
+  case Op::Sust: {
+    // LowerTexture.cpp, through the emission services it borrows.
+    TexLowerCtx C{F,
+                  [this](Opcode Op, std::initializer_list<Opnd> Ops) -> Inst & { return E(Op, Ops); },
+                  [this](const ptx::Operand &X) { return src32(X); },
+                  [this](const ptx::Operand &X) { return src64(X); },
+                  [this](const ptx::Operand &X) { return dst(X); },
+                  [this](const std::string &What) { unsupported(What); }};
+    return lowerTexture(I, C);
+  }
   default:
     unsupported();
   }
@@ -1238,7 +1272,7 @@ void Lowering::lowerMov(const ptx::Instruction &I) {
 void Lowering::lowerAddSub(const ptx::Instruction &I, bool Sub) {
   const auto &O = I.operands;
   Type T = I.type(0);
-  if (isFloatT(T))
+  if (isFloatT(T) || T == Type::F16x2 || T == Type::BF16x2)
     return lowerFloatBinary(I, Opcode::FADD, Opcode::DADD, Sub);
   if (bits(T) == 64) {
     if (!Sub && O[1].kind == ptx::OperandKind::Reg && RegProv.count(O[1].reg) &&
@@ -1491,6 +1525,20 @@ void Lowering::lowerDivRem(const ptx::Instruction &I, bool Rem) {
       setMod(X, "rnd", uint32_t(rnd(I)));
       return;
     }
+    if (T == Type::F32 && I.has(Mod::Approx)) {
+      // div.approx.f32 is a * (1/b); PTX defines its result for 2^126 < |b| < 2^128, where 1/b
+      // is flushed: a * (signed zero), so 0 or NaN when a is infinite. Elsewhere the correctly
+      // rounded quotient is within its 2 ulp (and keeps subnormal divisors exact, as ptxas does).
+      Opnd A = src32(O[1], T), Bv = src32(O[2], T), Q = v32(), Z = v32(), Big = vp();
+      Inst &D = E(Opcode::FDIV, {Q, A, Bv});
+      setMod(D, "ftz", I.has(Mod::Ftz));
+      Inst &C = E(Opcode::FSETP, {Big, lopI(Bv, 0x7fffffffu, isa::LogicOp::AND), imm(0x7e800000),
+                                  Opnd::pt()});
+      setMod(C, "cmp", uint32_t(isa::FCmp::GT));
+      E(Opcode::FMUL, {Z, A, lopI(Bv, 0x80000000u, isa::LogicOp::AND)});
+      E(Opcode::SEL, {dst32(O[0]), Z, Q, Big});
+      return;
+    }
     if (T == Type::F32) {
       Inst &X = E(Opcode::FDIV, {dst32(O[0]), src32(O[1], T), src32(O[2], T)});
       setMod(X, "rnd", uint32_t(rnd(I)));
@@ -1583,6 +1631,21 @@ void Lowering::lowerMinMax(const ptx::Instruction &I, bool Max) {
     setMod(X, "fn", Fn);
     setMod(X, "nan", I.has(Mod::NaN));
     mov32(dst32(O[0]), f2f(R, FT, isa::FltType::F32));
+    return;
+  }
+  if (T == Type::F16x2 || T == Type::BF16x2) {
+    // Each half through f32 (exact), then packed again.
+    isa::FltType FT = T == Type::F16x2 ? isa::FltType::F16 : isa::FltType::BF16;
+    Opnd A = src32(O[1]), Bv = src32(O[2]), Res[2];
+    for (unsigned H = 0; H < 2; ++H) {
+      Opnd Ah = H ? lopShr16(A) : A, Bh = H ? lopShr16(Bv) : Bv;
+      Opnd R = v32();
+      Inst &X = E(Opcode::FMNMX, {R, f2f(Ah, isa::FltType::F32, FT), f2f(Bh, isa::FltType::F32, FT)});
+      setMod(X, "fn", Fn);
+      setMod(X, "nan", I.has(Mod::NaN));
+      Res[H] = f2f(R, FT, isa::FltType::F32);
+    }
+    E(Opcode::PRMT, {dst32(O[0]), Res[0], Res[1], imm(0x5410)});
     return;
   }
   bool S = isSignedT(T);
@@ -2133,6 +2196,33 @@ void Lowering::lowerSetp(const ptx::Instruction &I, bool SetForm) {
   if (I.has(Mod::Xor))
     Bop = isa::BoolOp::XOR;
   Opnd C = O.size() > 3 ? predSrc(O[3]) : Opnd::pt();
+  if (T == Type::F16x2 || T == Type::BF16x2) {
+    // Each half compared through f32: setp writes p (low half) and q (high half); set writes
+    // all-ones / 1.0 per half.
+    auto FC = fcmp(I);
+    if (!FC)
+      return unsupported("comparison");
+    isa::FltType FT = T == Type::F16x2 ? isa::FltType::F16 : isa::FltType::BF16;
+    Opnd A = src32(O[1]), Bv = src32(O[2]), Half[2];
+    for (unsigned H = 0; H < 2; ++H) {
+      Half[H] = H ? (SetForm || Q.kind != OpndKind::None ? Q : vp()) : P;
+      if (SetForm && H)
+        Half[H] = vp();
+      Opnd Ah = H ? lopShr16(A) : A, Bh = H ? lopShr16(Bv) : Bv;
+      Inst &X = E(Opcode::FSETP, {Half[H], f2f(Ah, isa::FltType::F32, FT),
+                                  f2f(Bh, isa::FltType::F32, FT), C});
+      setMod(X, "cmp", uint32_t(*FC));
+      setMod(X, "ftz", I.has(Mod::Ftz));
+      setMod(X, "bop", uint32_t(Bop));
+    }
+    if (SetForm) {
+      Type DT = I.type(0);
+      int64_t True = DT == Type::F16x2 ? 0x3c00 : DT == Type::BF16x2 ? 0x3f80 : 0xffff;
+      Opnd R0 = sel32(imm(True), Opnd::rz(), Half[0]), R1 = sel32(imm(True), Opnd::rz(), Half[1]);
+      E(Opcode::PRMT, {dst32(O[0]), R0, R1, imm(0x5410)});
+    }
+    return;
+  }
   Opnd Cmp = (Q.kind != OpndKind::None) ? vp() : P;
   bool Combine = Q.kind != OpndKind::None;
   Opnd CIn = Combine ? Opnd::pt() : C;
@@ -2854,6 +2944,35 @@ void Lowering::lowerWarp(const ptx::Instruction &I) {
     if (Sync && O.size() > 2)
       WarpSync(O[2]);
     Opnd Pa = predSrc(O[1]);
+    if (Sync && O.size() > 2 && !fullMask(O[2])) {
+      // VOTE acts on the active group, which may hold other groups' threads (other tiles of a
+      // converged warp): the result only counts the threads of the member mask.
+      Opnd Mk = src32(O[2]);
+      Opnd Bal = v32();
+      Inst &X = E(Opcode::VOTE, {Bal, Opnd::pt(), Pa});
+      setMod(X, "fn", uint32_t(isa::VoteOp::ANY));
+      if (I.has(Mod::Ballot)) {
+        E(Opcode::LOP3, {dst32(O[0]), Bal, Mk, Opnd::rz(), Opnd::imm32(0xC0)});
+        return;
+      }
+      Opnd Mine = lop3(Bal, Mk, Opnd::rz(), 0xC0);
+      auto Cmp = [&](Opnd D, Opnd B, isa::ICmp C) {
+        Inst &S = E(Opcode::ISETP, {D, Mine, B, Opnd::pt()});
+        setMod(S, "cmp", uint32_t(C));
+        setMod(S, "ty", uint32_t(isa::ITy32::U32));
+      };
+      if (I.has(Mod::All)) {
+        Cmp(dst(O[0]), Mk, isa::ICmp::EQ);
+      } else if (I.has(Mod::Any)) {
+        Cmp(dst(O[0]), Opnd::rz(), isa::ICmp::NE);
+      } else { // uni: none or all of the members
+        Opnd None = vp(), All = vp();
+        Cmp(None, Opnd::rz(), isa::ICmp::EQ);
+        Cmp(All, Mk, isa::ICmp::EQ);
+        E(Opcode::PLOP3, {dst(O[0]), None, All, Opnd::pt(), Opnd::imm32(0xFC)});
+      }
+      return;
+    }
     if (I.has(Mod::Ballot)) {
       Inst &X = E(Opcode::VOTE, {dst32(O[0]), Opnd::pt(), Pa});
       setMod(X, "fn", uint32_t(isa::VoteOp::ANY));
@@ -2896,6 +3015,25 @@ void Lowering::lowerWarp(const ptx::Instruction &I) {
     } else {
       D = dst32(O[0]);
     }
+    if (!fullMask(O[2])) {
+      // MATCH compares over the active group; keep only the member mask's threads.
+      Opnd Mk = src32(O[2]);
+      Opnd Any = v32();
+      Inst &X = E(Opcode::MATCH, {Any, bits(T) == 64 ? src64(O[1]) : src32(O[1]), Opnd::pt()});
+      setMod(X, "fn", uint32_t(isa::MatchOp::ANY));
+      setMod(X, "ty", uint32_t(bits(T) == 64 ? isa::Width::B64 : isa::Width::B32));
+      if (!I.has(Mod::All)) {
+        E(Opcode::LOP3, {D, Any, Mk, Opnd::rz(), Opnd::imm32(0xC0)});
+        return;
+      }
+      Opnd Same = lop3(Any, Mk, Opnd::rz(), 0xC0);
+      Opnd Eq = P.kind == OpndKind::VReg ? P : vp();
+      Inst &S = E(Opcode::ISETP, {Eq, Same, Mk, Opnd::pt()});
+      setMod(S, "cmp", uint32_t(isa::ICmp::EQ));
+      setMod(S, "ty", uint32_t(isa::ITy32::U32));
+      E(Opcode::SEL, {D, Mk, Opnd::rz(), Eq});
+      return;
+    }
     Inst &X = E(Opcode::MATCH, {D, bits(T) == 64 ? src64(O[1]) : src32(O[1]), P});
     setMod(X, "fn", uint32_t(I.has(Mod::All) ? isa::MatchOp::ALL : isa::MatchOp::ANY));
     setMod(X, "ty", uint32_t(bits(T) == 64 ? isa::Width::B64 : isa::Width::B32));
@@ -2916,6 +3054,43 @@ void Lowering::lowerWarp(const ptx::Instruction &I) {
       R = isa::ReduxOp::OR;
     else if (I.has(Mod::Xor))
       R = isa::ReduxOp::XOR;
+    if (!fullMask(O[2])) {
+      // REDUX reduces over the active group, which may hold threads of other member masks
+      // (the other tiles of a converged warp). Gather the members' values one lane at a time.
+      Opnd Mk = src32(O[2]), V = src32(O[1]);
+      Opnd Clamp = imm(0x1f);
+      uint32_t Ident = R == isa::ReduxOp::AND || R == isa::ReduxOp::UMIN ? ~0u
+                       : R == isa::ReduxOp::MIN                         ? 0x7fffffffu
+                       : R == isa::ReduxOp::MAX                         ? 0x80000000u
+                                                                        : 0u;
+      Opnd Acc = imm(int64_t(Ident));
+      for (uint32_t Lane = 0; Lane < 32; ++Lane) {
+        Opnd T = v32();
+        Inst &Sh = E(Opcode::SHFL, {T, V, imm(Lane), Clamp, Opnd::pt()});
+        setMod(Sh, "fn", uint32_t(isa::ShflMode::IDX));
+        Opnd In = icmpI(lopI(Mk, 1u << Lane, isa::LogicOp::AND), 0, isa::ICmp::NE, false);
+        Opnd Next;
+        switch (R) {
+        case isa::ReduxOp::ADD:
+          Next = v32();
+          E(Opcode::IADD, {Next, Acc, T, Opnd::pt(), Opnd::pt()});
+          break;
+        case isa::ReduxOp::MIN:
+        case isa::ReduxOp::MAX:
+        case isa::ReduxOp::UMIN:
+        case isa::ReduxOp::UMAX:
+          Next = minmax32(Acc, T, R == isa::ReduxOp::MAX || R == isa::ReduxOp::UMAX,
+                          R == isa::ReduxOp::MIN || R == isa::ReduxOp::MAX);
+          break;
+        default:
+          Next = lop3(Acc, T, Opnd::rz(),
+                      R == isa::ReduxOp::AND ? 0xC0 : R == isa::ReduxOp::OR ? 0xFC : 0x3C);
+        }
+        Acc = sel32(Next, Acc, In);
+      }
+      mov32(dst32(O[0]), Acc);
+      return;
+    }
     Inst &X = E(Opcode::REDUX, {dst32(O[0]), src32(O[1])});
     setMod(X, "fn", uint32_t(R));
     return;

@@ -8,6 +8,8 @@
 #include "warpforge/codegen/Codegen.h"
 #include "warpforge/codegen/WIR.h"
 
+#include <functional>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -30,6 +32,21 @@ std::vector<uint32_t> layoutParams(const std::vector<ptx::Param> &Ps, uint32_t B
 
 Status<> lowerFunction(const ptx::Module &M, uint32_t PtxIndex, const ModuleLayout &L,
                        const CodegenOptions &Opts, Function &Out);
+
+/// Emission services the texture and surface lowering (LowerTexture.cpp) borrows from the
+/// lowering of a function: emit with the current guard and source position, operands of PTX
+/// registers and immediates, and error reporting.
+struct TexLowerCtx {
+  Function &F;
+  std::function<Inst &(isa::Opcode, std::initializer_list<Opnd>)> emit;
+  std::function<Opnd(const ptx::Operand &)> src32;
+  std::function<Opnd(const ptx::Operand &)> src64;
+  std::function<Opnd(const ptx::Operand &)> dst; ///< the whole register of a PTX destination
+  std::function<void(const std::string &)> unsupported;
+};
+
+/// PTX tex, tld4, suld.b and sust.b to TEX, SULD and SUST.
+void lowerTexture(const ptx::Instruction &I, TexLowerCtx &C);
 
 /// Modifier helpers: set the modifier called Name of I (table lookup by name).
 void setMod(Inst &I, const char *Name, uint32_t Value);

@@ -407,6 +407,17 @@ Status<> allocateRegisters(Function &F, uint32_t MaxRegs) {
       setMod(Set, "cmp", uint32_t(isa::ICmp::NE));
       After.push_back(Set);
     }
+    // An indirect call whose target was allocated to R2: the predicate saves above used R2 as
+    // their scratch, so reload the target from its save slot.
+    const Inst &Call = F.blocks[B].insts[K];
+    if (!Preds.empty() && Call.op == Opcode::CALLR && Call.ops[1].kind == OpndKind::Phys &&
+        Call.ops[1].reg == kLinkReg) {
+      if (!Gprs.count(kLinkReg))
+        Before.insert(Before.begin(), memInst(Opcode::STL, Opnd::phys(kLinkReg), kSPReg,
+                                              Fr.saveBase + 4 * kLinkReg, isa::MemSize::B32));
+      Before.push_back(memInst(Opcode::LDL, Opnd::phys(kLinkReg), kSPReg,
+                               Fr.saveBase + 4 * kLinkReg, isa::MemSize::B32));
+    }
     for (uint32_t R : Gprs)
       After.push_back(
           memInst(Opcode::LDL, Opnd::phys(R), kSPReg, Fr.saveBase + 4 * R, isa::MemSize::B32));

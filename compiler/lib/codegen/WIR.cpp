@@ -74,14 +74,10 @@ static uint32_t modValue(const Inst &I, std::string_view Name) {
 }
 
 bool isDefOperand(const Inst &I, unsigned Idx) {
-  std::string_view N = I.info().operands[Idx].name;
-  if (N == "rd")
-    return !isStore(I.op);
-  if (N == "pd" || N == "pco")
-    return true;
-  if (N == "b")
-    return I.op == Opcode::BSSY || I.op == Opcode::R2B;
-  return false;
+  // The generated role (isa.toml's def/use), under the modifier value it may depend on.
+  const isa::OperandInfo &O = I.info().operands[Idx];
+  uint32_t ModValue = O.roleMod < 0 ? 0 : I.mods[unsigned(O.roleMod)];
+  return isa::isDef(isa::activeRole(O, ModValue));
 }
 
 static bool is64(isa::IntType T) { return T == isa::IntType::U64 || T == isa::IntType::S64; }
@@ -155,7 +151,13 @@ unsigned operandWords(const Inst &I, unsigned Idx) {
       return isa::Width(modValue(I, "ty")) == isa::Width::B64 ? 2 : 1;
     return 1;
   case Opcode::TEX:
-    return N == "rd" ? 4 : 1;
+  case Opcode::SULD:
+  case Opcode::SUST: {
+    // Widths chosen by a modifier (isa.toml: R{dim:...}, R{size}).
+    if (O.widthMod >= 0)
+      return isa::widthRegsOf(O, I.mods[unsigned(O.widthMod)]);
+    return O.regs;
+  }
   default:
     return 1;
   }

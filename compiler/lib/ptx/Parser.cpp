@@ -1849,6 +1849,12 @@ bool Parser::parseNameOperand(Operand &Op) {
   }
   if (!Suffix.empty())
     return fail(Op.loc, "invalid operand", Text);
+  // WARP_SZ is PTX's predefined warp-size constant (cuda_fp16.hpp's shuffles use it).
+  if (Base == "WARP_SZ") {
+    Op.kind = OperandKind::Imm;
+    Op.imm = 32;
+    return true;
+  }
   Op.kind = OperandKind::Symbol;
   Op.symbol = Base;
   if (auto It = ParamNames.find(Base); It != ParamNames.end()) {

@@ -53,6 +53,9 @@ std::string Fault::describe() const {
 Device::Device(const isa::Config &config)
     : config_(config), memory_(uint64_t(config.globalMemMib) << 20) {}
 
+Device::Device(const isa::Config &config, uint8_t *externalMemory)
+    : config_(config), memory_(externalMemory, uint64_t(config.globalMemMib) << 20) {}
+
 Device::~Device() = default;
 
 namespace {
@@ -74,10 +77,12 @@ std::string checkLaunch(const isa::Config &cfg, const Memory &mem, const LaunchD
   if (uint64_t(d.regsPerThread) * warps * kWarpSize > cfg.regsPerCore)
     return fmt::format("a block needs {} registers; a core has {}",
                        uint64_t(d.regsPerThread) * warps * kWarpSize, cfg.regsPerCore);
+  // The hardware limit is what one core holds; CUDA's smaller default per-block limit
+  // (sharedMemPerBlock without opting in) is the runtime's to enforce.
   uint64_t shared = uint64_t(d.sharedStatic) + d.sharedDynamic;
-  if (shared > cfg.sharedMemPerBlock || shared > cfg.sharedMemPerCore)
+  if (shared > cfg.sharedMemPerCore)
     return fmt::format("{} bytes of shared memory exceed the limit of {} per block", shared,
-                       std::min(cfg.sharedMemPerBlock, cfg.sharedMemPerCore));
+                       cfg.sharedMemPerCore);
   if (d.localBytes > cfg.maxLocalBytesPerThread)
     return fmt::format("{} bytes of local memory per thread exceed the limit of {}", d.localBytes,
                        cfg.maxLocalBytesPerThread);

@@ -11,6 +11,7 @@
 
 #include "arith.h"
 #include "engine.h"
+#include "texture.h"
 #include "trace.h"
 
 #include <fmt/format.h>
@@ -1591,9 +1592,15 @@ template <bool kTrace>
       break;
     }
     case uint8_t(Opcode::TEX):
-      raise(FaultKind::IllegalInstruction, mask,
-            "texture fetch not implemented by this emulator yet");
-      goto faulted;
+    case uint8_t(Opcode::SULD):
+    case uint8_t(Opcode::SUST): {
+      TexFault tf;
+      if (!executeTexture(in, exec, R, TexMemory{L.global, L.globalSize}, tf)) [[unlikely]] {
+        raise(tf.kind, 1u << tf.lane, std::move(tf.message), tf.address);
+        goto faulted;
+      }
+      break;
+    }
     default: // kIllegalOp and the end-of-code record: decoding precedes the guard
       raise(FaultKind::IllegalInstruction, mask,
             in.message ? L.program.messages[in.message]

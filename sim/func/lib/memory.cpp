@@ -15,14 +15,41 @@
 namespace wf::func {
 
 Memory::Memory(uint64_t bytes) : size_(bytes) {
-  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  // First choice: at the device addresses themselves, so that a host pointer and a device
+  // address are the same number (the runtime's managed memory relies on it). Never replaces an
+  // existing mapping; a second device, or an occupied range, goes anywhere.
+  const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+  void *want = reinterpret_cast<void *>(uintptr_t(isa::kGlobalBase));
+  void *p = mmap(want, bytes, PROT_READ | PROT_WRITE, flags | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p != MAP_FAILED && p != want) {
+    munmap(p, bytes); // an old kernel took the address as a hint only
+    p = MAP_FAILED;
+  }
+  if (p == MAP_FAILED)
+    p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
   if (p == MAP_FAILED)
     throw std::bad_alloc();
   data_ = static_cast<uint8_t *>(p);
 }
 
-Memory::~Memory() { munmap(data_, size_); }
+bool Memory::identityMapped() const {
+  return reinterpret_cast<uintptr_t>(data_) == uintptr_t(isa::kGlobalBase);
+}
+
+Memory::Memory(uint8_t *external, uint64_t bytes) : data_(external), size_(bytes), owned_(false) {}
+
+Memory::~Memory() {
+  if (owned_)
+    munmap(data_, size_);
+}
+
+void Memory::scrub() {
+  // Private anonymous pages read as zero again after MADV_DONTNEED; shared (memfd) pages need
+  // MADV_REMOVE to drop their backing store. memset is the fallback for anything else.
+  int advice = owned_ ? MADV_DONTNEED : MADV_REMOVE;
+  if (madvise(data_, size_, advice) != 0)
+    std::memset(data_, 0, size_);
+}
 
 uint64_t Memory::base() const { return isa::kGlobalBase; }
 uint64_t Memory::size() const { return size_; }

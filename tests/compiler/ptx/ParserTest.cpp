@@ -325,6 +325,17 @@ TEST(PtxParser, SpecialRegisters) {
   EXPECT_EQ(I[6]->operands[1].sreg.reg, SReg::DynamicSmemSize);
 }
 
+// WARP_SZ is a predefined identifier (cuda_fp16.hpp's __shfl_*_sync for __half use it).
+TEST(PtxParser, WarpSizeConstant) {
+  Module M = parseBody(".reg .b32 %r;\nmov.u32 %r, WARP_SZ;\nshl.b32 %r, %r, WARP_SZ;\n");
+  auto I = instrs(M.functions[0]);
+  ASSERT_EQ(I.size(), 2u);
+  EXPECT_EQ(I[0]->operands[1].kind, OperandKind::Imm);
+  EXPECT_EQ(I[0]->operands[1].imm, 32);
+  EXPECT_EQ(I[1]->operands[2].kind, OperandKind::Imm);
+  EXPECT_EQ(I[1]->operands[2].imm, 32);
+}
+
 TEST(PtxParser, NestedBlocksShadowAndRename) {
   Module M =
       parseBody(".reg .b32 t, %r<3>;\n"
@@ -812,13 +823,10 @@ const char *kCommonForms[] = {
     "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];",
     "tex.1d.v4.s32.s32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5}];",
     "tex.a2d.v4.u32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5, %f1, %f2, %f3}];",
-    "tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}];",
-    "txq.width.b32 %r1, [%rd1];",
+    "tld4.g.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];",
     "suld.b.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];",
+    "suld.b.a2d.v4.b8.zero {%rs1, %rs2, %rs3, %rs3}, [%rd1, {%r1, %r2, %r3, %r3}];",
     "sust.b.1d.v2.b32.clamp [%rd1, {%r1}], {%r2, %r3};",
-    "sured.b.add.1d.u32.trap [%rd1, {%r1}], %r2;",
-    "suq.width.b32 %r1, [%rd1];",
-    "istypep.texref %p1, %rd1;",
     "cp.async.ca.shared.global [%r1], [%rd1], 4;",
     "cp.async.cg.shared.global.L2::128B [%r1], [%rd1], 16;",
     "cp.async.commit_group;",

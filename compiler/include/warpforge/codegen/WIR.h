@@ -126,7 +126,8 @@ struct Inst {
   }
 };
 
-/// Whether operand I of an instruction is written by it (destinations, carry out, barrier set).
+/// Whether operand Idx of an instruction is written by it: its generated role (isa.toml's def or
+/// def+use), which may hold only for some values of a modifier (BAR writes rd in its RED forms).
 bool isDefOperand(const Inst &I, unsigned Idx);
 /// Register words operand Idx covers when it names a whole register (1, 2 or 4).
 unsigned operandWords(const Inst &I, unsigned Idx);
@@ -175,8 +176,13 @@ struct Function {
   /// groups of the warp wait on in its callers.
   uint32_t barrierBase = 0;
   /// The callee saves and restores the barriers it uses (B2R/R2B in its prologue and epilogue):
-  /// only for recursion, where the range cannot be disjoint.
+  /// only in the fallback where every function shares B0.. (see compilePtx).
   bool saveBarriers = false;
+  /// No BSSY/BSYNC in this function: set for recursive functions, whose nested activations, run
+  /// by part of a warp, would reuse the barriers that other groups of the warp wait on in outer
+  /// activations. Their threads still meet again when the scheduler picks a PC (the groups at the
+  /// same PC run together) and, at the latest, at the BSYNC after the call in the caller.
+  bool noReconvergence = false;
   bool allocated = false;   ///< operands are physical
 
   uint32_t newVReg(RegClass C) {

@@ -11,12 +11,16 @@
 //   convert.h    float<->integer, float<->float, integer<->integer conversions (PTX cvt)
 //   sfu.h        approximate rcp, rsqrt, sqrt, ex2, lg2, sin, cos, tanh (sfu_tables.h)
 //   intops.h     integer arithmetic, shifts, logic and bit fields
+//   texture.h    texture addressing, formats, point/linear filtering and gather (TEX)
+//   bank_arbiter.h  shared-memory bank-conflict passes    coalescer.h  global-memory line requests
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef WARPFORGE_HLS_HLS_H
 #define WARPFORGE_HLS_HLS_H
 
+#include "warpforge/hls/bank_arbiter.h"
+#include "warpforge/hls/coalescer.h"
 #include "warpforge/hls/convert.h"
 #include "warpforge/hls/fp16.h"
 #include "warpforge/hls/fp32.h"
@@ -25,6 +29,7 @@
 #include "warpforge/hls/fp_common.h"
 #include "warpforge/hls/intops.h"
 #include "warpforge/hls/sfu.h"
+#include "warpforge/hls/texture.h"
 #include "warpforge/hls/types.h"
 
 #endif // WARPFORGE_HLS_HLS_H

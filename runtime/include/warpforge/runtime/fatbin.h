@@ -1,5 +1,6 @@
 // The CUDA fatbinary container that nvcc embeds in host programs: parsing, decompression (zstd),
-// and building one (for tests).
+// and building one (for tests). clang's host code (`-fcuda-include-gpubinary FILE`) uses the same
+// wrapper but points it at FILE's raw bytes: `warpforge cc` embeds PTX text or a .wfx module.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,8 @@ inline constexpr uint32_t kWrapperMagic = 0x466243b1; ///< __fatDeviceText
 inline constexpr uint32_t kFatbinMagic = 0xBA55ED50;
 inline constexpr uint16_t kKindPtx = 1;
 inline constexpr uint16_t kKindElf = 2;
+/// Not an nvcc kind: a Warpforge .wfx module embedded raw (clang's wrapper).
+inline constexpr uint16_t kKindWfx = 0x5746;
 inline constexpr uint64_t kFlag64Bit = 0x1;
 inline constexpr uint64_t kFlagCompressedLz = 0x2000;   ///< older nvcc: NVIDIA's LZ variant
 inline constexpr uint64_t kFlagCompressedZstd = 0x8000; ///< nvcc 12.8+/13: zstd
@@ -63,6 +66,8 @@ struct Parsed {
   std::vector<Entry> entries;
   /// The PTX entry with the highest arch, or nullptr.
   const Entry *bestPtx() const;
+  /// The embedded .wfx module, or nullptr.
+  const Entry *wfx() const;
   /// "sm_80, sm_90" (ELF entries), for messages.
   std::string elfArchs() const;
 };
@@ -71,7 +76,9 @@ struct Parsed {
 /// next header has the magic and `limit` allows (0: no limit known: only the first). Returns false
 /// with `error` set on a malformed container or a failed decompression.
 bool parse(const uint8_t *data, size_t limit, Parsed &out, std::string &error);
-/// Parses from the __fatDeviceText wrapper.
+/// Parses from the __fatDeviceText wrapper: nvcc's (a fatbinary) or clang's (the raw bytes of the
+/// embedded file: a fatbinary, NUL-terminated PTX text, or a .wfx module). Anything else is an
+/// error naming what was found.
 bool parseWrapper(const void *wrapper, Parsed &out, std::string &error);
 
 /// Builds a fatbin with the given entries (tests); compresses PTX with zstd when asked.

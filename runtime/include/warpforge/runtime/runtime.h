@@ -33,6 +33,7 @@ struct ModuleRecord {
   std::string ptx;       ///< extracted PTX ("" when the fatbinary has none)
   std::string ptxArch;   ///< "compute_80"
   std::string noPtxWhy;  ///< why there is no PTX (message), when ptx is empty
+  bool precompiled = false; ///< image came embedded as a .wfx module (no PTX to compile)
   bool loaded = false;
   Error loadError = Error::cudaSuccess;
   wfx::Module image;
@@ -44,6 +45,8 @@ struct FunctionRecord {
   ModuleRecord *module = nullptr;
   std::string name; ///< the PTX (mangled) name
   const void *hostFun = nullptr;
+  /// cudaFuncAttributeMaxDynamicSharedMemorySize; -1: not set (the default per-block limit).
+  int maxDynamicShared = -1;
 };
 
 struct VarRecord {
@@ -61,6 +64,7 @@ struct HostAllocation {
   uint64_t size = 0;
   uint64_t device = 0; ///< device address when mapped, 0 otherwise
   unsigned flags = 0;
+  bool registered = false; ///< cudaHostRegister: the program's memory, never freed by us
 };
 
 class Runtime {
@@ -92,21 +96,39 @@ public:
   void registerVar(ModuleRecord *module, const void *hostVar, const char *name, uint64_t size,
                    bool constant, bool managed, void **managedHostPtr);
   FunctionRecord *findFunction(const void *hostFun);
+  /// The registered __device__/__constant__/__managed__ variable at `hostVar`, or nullptr.
+  const VarRecord *findVar(const void *hostVar);
 
   // --- modules, symbols, launches ---
   Error ensureLoaded(ModuleRecord &module);
   /// Device address and size of a registered __device__/__constant__ variable.
   Error symbol(const void *hostVar, uint64_t &address, uint64_t &size);
-  Error launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args, uint64_t sharedDynamic);
+  /// A cooperative launch requires every block to be co-resident and gives the kernel a grid
+  /// barrier workspace (cooperative_groups::this_grid().sync()).
+  Error launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args, uint64_t sharedDynamic,
+               bool cooperative = false);
   const wfx::Kernel *kernelOf(FunctionRecord &fn);
+  /// Blocks of `k` one core holds at once with `threads` threads and `sharedDynamic` bytes
+  /// (the occupancy calculator; 0 when a block does not fit).
+  uint32_t blocksPerCore(const wfx::Kernel &k, uint64_t threads, uint64_t sharedDynamic) const;
 
   // --- memory ---
   Error malloc(uint64_t bytes, uint64_t &address);
+  /// Managed memory: device memory whose address is also its host address (needs a transport
+  /// that maps device memory at its own addresses; cudaErrorNotSupported otherwise).
+  Error mallocManaged(uint64_t bytes, uint64_t &address);
+  bool managedSupported();
+  /// True when `address` lies in a managed allocation or a __managed__ variable.
+  bool isManaged(uint64_t address) const;
   Error free(uint64_t address);
   /// True when [address, address+bytes) lies in one live device allocation (or module data).
   bool isDevice(uint64_t address, uint64_t bytes = 1) const;
   Error hostAlloc(uint64_t bytes, unsigned flags, void **ptr);
   Error hostFree(void *ptr);
+  /// cudaHostRegister/cudaHostUnregister: page-locked only (the in-process device cannot map
+  /// arbitrary host pages, so cudaHostRegisterMapped is not supported).
+  Error hostRegister(void *ptr, uint64_t bytes, unsigned flags);
+  Error hostUnregister(void *ptr);
   /// Device address of a pointer returned by hostAlloc (0 when not such a pointer).
   uint64_t hostToDevice(const void *ptr, uint64_t *sizeLeft = nullptr);
   /// Host pointer aliasing a device address (mapped memory), or nullptr.
@@ -141,9 +163,11 @@ private:
   std::map<const void *, FunctionRecord> functions_;
   std::map<const void *, VarRecord> vars_;
   std::map<uint64_t, uint64_t> deviceAllocs_; ///< base -> requested bytes (cudaMalloc)
+  std::map<uint64_t, uint64_t> managed_;      ///< base -> bytes (cudaMallocManaged)
   std::map<uintptr_t, HostAllocation> hostAllocs_;
   uint64_t rtbuf_ = 0;     ///< runtime area (64 bytes) followed by the printf FIFO
   uint64_t rtbufFifo_ = 0; ///< FIFO size the area was made for
+  uint64_t gridWorkspace_ = 0; ///< grid barrier of cooperative launches
 };
 
 } // namespace wf::rt

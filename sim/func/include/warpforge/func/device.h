@@ -92,6 +92,9 @@ struct LaunchResult {
 class Memory {
 public:
   explicit Memory(uint64_t bytes);
+  /// Device memory over `bytes` of memory the caller owns and keeps mapped (a shared-memory
+  /// segment the board server shares with its clients).
+  Memory(uint8_t *external, uint64_t bytes);
   ~Memory();
   Memory(const Memory &) = delete;
   Memory &operator=(const Memory &) = delete;
@@ -106,16 +109,24 @@ public:
   /// Raw host pointer to device byte `addr` (must be inside).
   uint8_t *host(uint64_t addr);
   const uint8_t *host(uint64_t addr) const;
+  /// True when host(addr) == addr: the memory sits at its device addresses in this process
+  /// (the first device a process creates, when the range is free).
+  bool identityMapped() const;
+  /// Zeroes all of device memory, giving its pages back to the host where it can.
+  void scrub();
 
 private:
   uint8_t *data_;
   uint64_t size_;
+  bool owned_ = true;
 };
 
 /// A whole GPU of one named configuration.
 class Device {
 public:
   explicit Device(const isa::Config &config);
+  /// A device whose memory is the caller's mapping of the configuration's globalMemMib.
+  Device(const isa::Config &config, uint8_t *externalMemory);
   ~Device();
 
   const isa::Config &config() const { return config_; }

@@ -1,0 +1,35 @@
+// Pieces every file of the CUDA API layer shares: the runtime, the recording of each call's result
+// (last error, tracing) and the argument-check macros. Each file keeps its own lock: API(name) in
+// api.cpp, TEX_API(name) in texture_api.cpp, each defining `apiName` for RETURN.
+#pragma once
+
+#include "cuda_types.h"
+#include "warpforge/runtime/runtime.h"
+
+#include <string>
+
+namespace wf::cudart {
+
+inline wf::rt::Runtime &rt() { return wf::rt::Runtime::get(); }
+
+/// Records `e` as the calling thread's last error, traces the call, and returns it as CUDA's type.
+inline cudaError_t done(const char *name, wf::rt::Error e, const std::string &args = {}) {
+  rt().record(e);
+  if (rt().tracing())
+    rt().trace(name, args, e);
+  return cudaError_t(int(e));
+}
+
+inline uint64_t addr(const void *p) { return reinterpret_cast<uint64_t>(p); }
+
+} // namespace wf::cudart
+
+#define RETURN(e) return ::wf::cudart::done(apiName, (e))
+/// Opens the device on first use; every call fails with the sticky error after a device fault.
+#define REQUIRE_DEVICE()                                                                           \
+  do {                                                                                             \
+    if (::wf::rt::Error e_ = ::wf::cudart::rt().ensureDevice(); e_ != ::wf::rt::Error::cudaSuccess) \
+      RETURN(e_);                                                                                  \
+    if (::wf::cudart::rt().sticky() != ::wf::rt::Error::cudaSuccess)                               \
+      RETURN(::wf::cudart::rt().sticky());                                                         \
+  } while (0)

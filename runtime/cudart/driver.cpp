@@ -1,0 +1,831 @@
+// The CUDA driver API subset (docs/runtime.md): devices, contexts, modules loaded from PTX, a
+// fatbinary or a .wfx image, functions, globals, launches, memory, streams and events.
+//
+// It lives in the same library as the runtime API, and build/lib/libcuda.so.1 names that same file,
+// so a program that uses both APIs (most do) shares one device, one set of modules and one error
+// state, as it does with NVIDIA's libcudart over libcuda. Driver calls never set the runtime's
+// last error. CUresult values are NVIDIA's; most equal the cudaError_t of the same meaning.
+#include "cuda_types.h"
+#include "warpforge/runtime/fatbin.h"
+#include "warpforge/runtime/runtime.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using wf::rt::Dim3;
+using wf::rt::Error;
+using wf::rt::Runtime;
+
+// Handles: one context (the device's primary context), modules and functions we own.
+struct CUctx_st {
+  int device = 0;
+  int refs = 0;
+};
+struct CUmod_st {
+  std::string image;                 ///< a private copy of what was loaded
+  uint32_t wrapper[4] = {};          ///< a clang-style wrapper pointing at `image`
+  wf::rt::ModuleRecord *record = nullptr;
+  std::map<std::string, std::unique_ptr<struct CUfunc_st>> functions;
+  bool unloaded = false;
+};
+struct CUfunc_st {
+  CUmod_st *module = nullptr;
+  std::string name;
+};
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef CUctx_st *CUcontext;
+typedef CUmod_st *CUmodule;
+typedef CUfunc_st *CUfunction;
+typedef unsigned long long CUdeviceptr;
+typedef cudaStream_t CUstream;
+typedef cudaEvent_t CUevent;
+
+namespace {
+
+// CUresult values (NVIDIA's cuda.h).
+constexpr CUresult kSuccess = 0;
+constexpr CUresult kInvalidValue = 1;
+constexpr CUresult kNotInitialized = 3;
+constexpr CUresult kInvalidDevice = 101;
+constexpr CUresult kInvalidImage = 200;
+constexpr CUresult kInvalidContext = 201;
+constexpr CUresult kFileNotFound = 301;
+constexpr CUresult kInvalidHandle = 400;
+constexpr CUresult kNotFound = 500;
+
+std::recursive_mutex gDriver;
+bool gInitialized = false;
+CUctx_st gPrimary;
+thread_local std::vector<CUcontext> tContextStack;
+std::map<CUmodule, std::unique_ptr<CUmod_st>> gModules;
+
+Runtime &rt() { return Runtime::get(); }
+
+/// The runtime's error as a CUresult: the same number where CUDA defines the same meaning.
+CUresult toResult(Error e) {
+  switch (e) {
+  case Error::cudaErrorInvalidConfiguration:
+  case Error::cudaErrorInvalidDevicePointer:
+  case Error::cudaErrorInvalidMemcpyDirection:
+  case Error::cudaErrorInvalidPitchValue:
+    return kInvalidValue;
+  case Error::cudaErrorInvalidDeviceFunction:
+    return kInvalidHandle;
+  case Error::cudaErrorInvalidSymbol:
+    return kNotFound;
+  default:
+    return CUresult(int(e));
+  }
+}
+
+/// Calls a runtime API function for its effect, keeping the runtime's last-error state as it was
+/// (the driver API has none).
+template <class F> CUresult viaRuntime(F &&call) {
+  Error before = rt().peekLast();
+  cudaError_t e = call();
+  if (e != cudaSuccess) {
+    rt().takeLast();
+    if (before != Error::cudaSuccess)
+      rt().record(before);
+  }
+  return toResult(Error(int(e)));
+}
+
+CUresult ready() {
+  if (!gInitialized)
+    return kNotInitialized;
+  if (Error e = rt().ensureDevice(); e != Error::cudaSuccess)
+    return toResult(e);
+  return toResult(rt().sticky());
+}
+
+#define DRIVER_CALL()                                                                              \
+  std::lock_guard<std::recursive_mutex> driverLock(gDriver);                                       \
+  if (CUresult r_ = ready(); r_ != kSuccess)                                                       \
+  return r_
+
+CUresult validDevice(CUdevice dev) { return dev == 0 ? kSuccess : kInvalidDevice; }
+
+CUmod_st *liveModule(CUmodule m) {
+  auto it = gModules.find(m);
+  return it == gModules.end() || it->second->unloaded ? nullptr : it->second.get();
+}
+
+/// How many bytes of `image` belong to the module: the NUL-terminated PTX text, the fatbinary or
+/// the .wfx as their headers state; 0 when unrecognisable.
+size_t imageSize(const void *image) {
+  const auto *p = static_cast<const uint8_t *>(image);
+  uint32_t magic;
+  std::memcpy(&magic, p, 4);
+  if (magic == wf::rt::fatbin::kFatbinMagic) {
+    uint64_t body;
+    std::memcpy(&body, p + 8, 8); // header: magic, version, header size, then the body size
+    uint16_t header;
+    std::memcpy(&header, p + 6, 2);
+    return size_t(header) + size_t(body);
+  }
+  if (std::memcmp(p, "WFXM", 4) == 0) {
+    uint32_t total;
+    std::memcpy(&total, p + 16, 4);
+    return total;
+  }
+  return std::strlen(static_cast<const char *>(image)) + 1;
+}
+
+CUresult loadImage(CUmodule *module, std::string image) {
+  auto m = std::make_unique<CUmod_st>();
+  m->image = std::move(image);
+  m->image.push_back('\0'); // PTX text must end in NUL; harmless padding for binaries
+  m->wrapper[0] = wf::rt::fatbin::kWrapperMagic;
+  m->wrapper[1] = 1;
+  const char *data = m->image.data();
+  std::memcpy(&m->wrapper[2], &data, sizeof data);
+  m->record = rt().registerFatbin(m->wrapper);
+  // Compile now: cuModuleLoadData reports a bad image at once, not at the first launch.
+  if (Error e = rt().ensureLoaded(*m->record); e != Error::cudaSuccess) {
+    if (!m->record->noPtxWhy.empty())
+      std::fprintf(stderr, "warpforge: cuModuleLoadData: %s\n", m->record->noPtxWhy.c_str());
+    return e == Error::cudaErrorInvalidPtx || e == Error::cudaErrorNoKernelImageForDevice
+               ? toResult(e)
+               : kInvalidImage;
+  }
+  CUmod_st *raw = m.get();
+  gModules[raw] = std::move(m);
+  *module = raw;
+  return kSuccess;
+}
+
+} // namespace
+
+extern "C" {
+
+// cudart functions this file builds on (defined in api.cpp).
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned flags);
+cudaError_t cudaMalloc(void **ptr, size_t size);
+cudaError_t cudaFree(void *ptr);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind,
+                            cudaStream_t s);
+cudaError_t cudaMemset(void *ptr, int value, size_t count);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t s);
+cudaError_t cudaStreamSynchronize(cudaStream_t s);
+cudaError_t cudaStreamQuery(cudaStream_t s);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
+cudaError_t cudaEventQuery(cudaEvent_t e);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t e);
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func);
+cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value);
+
+// --- initialization, errors, versions ---------------------------------------------------------
+
+CUresult cuInit(unsigned flags) {
+  std::lock_guard<std::recursive_mutex> lock(gDriver);
+  if (flags != 0)
+    return kInvalidValue;
+  if (Error e = rt().ensureDevice(); e != Error::cudaSuccess)
+    return toResult(e);
+  gInitialized = true;
+  return kSuccess;
+}
+
+CUresult cuDriverGetVersion(int *version) {
+  if (!version)
+    return kInvalidValue;
+  *version = 13000;
+  return kSuccess;
+}
+
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  if (!name)
+    return kInvalidValue;
+  static std::map<CUresult, std::string> names;
+  std::lock_guard<std::recursive_mutex> lock(gDriver);
+  std::string cudaName = wf::rt::errorName(error);
+  if (cudaName.rfind("cudaError", 0) != 0) {
+    *name = nullptr;
+    return kInvalidValue;
+  }
+  // cudaErrorIllegalAddress -> CUDA_ERROR_ILLEGAL_ADDRESS.
+  std::string out = error == kSuccess ? "CUDA_SUCCESS" : "CUDA_ERROR";
+  if (error != kSuccess)
+    for (size_t i = 9; i < cudaName.size(); ++i) {
+      if (std::isupper(static_cast<unsigned char>(cudaName[i])))
+        out += '_';
+      out += char(std::toupper(static_cast<unsigned char>(cudaName[i])));
+    }
+  *name = (names[error] = out).c_str();
+  return kSuccess;
+}
+
+CUresult cuGetErrorString(CUresult error, const char **text) {
+  if (!text)
+    return kInvalidValue;
+  std::string cudaName = wf::rt::errorName(error);
+  if (cudaName.rfind("cudaError", 0) != 0) {
+    *text = nullptr;
+    return kInvalidValue;
+  }
+  *text = wf::rt::errorString(error);
+  return kSuccess;
+}
+
+// --- devices ------------------------------------------------------------------------------------
+
+CUresult cuDeviceGetCount(int *count) {
+  DRIVER_CALL();
+  if (!count)
+    return kInvalidValue;
+  *count = 1;
+  return kSuccess;
+}
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  DRIVER_CALL();
+  if (!device)
+    return kInvalidValue;
+  if (ordinal != 0)
+    return kInvalidDevice;
+  *device = 0;
+  return kSuccess;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
+  DRIVER_CALL();
+  if (!name || len <= 0)
+    return kInvalidValue;
+  if (CUresult r = validDevice(dev))
+    return r;
+  std::snprintf(name, size_t(len), "%s", rt().device()->info().name.c_str());
+  return kSuccess;
+}
+
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
+  DRIVER_CALL();
+  if (!bytes)
+    return kInvalidValue;
+  if (CUresult r = validDevice(dev))
+    return r;
+  *bytes = rt().device()->info().memSize;
+  return kSuccess;
+}
+
+CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice dev) {
+  DRIVER_CALL();
+  if (!value)
+    return kInvalidValue;
+  if (CUresult r = validDevice(dev))
+    return r;
+  return viaRuntime([&] { return cudaDeviceGetAttribute(value, cudaDeviceAttr(attribute), dev); });
+}
+
+CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
+  DRIVER_CALL();
+  if (!major || !minor)
+    return kInvalidValue;
+  if (CUresult r = validDevice(dev))
+    return r;
+  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR (75, 76).
+  if (CUresult r = viaRuntime([&] { return cudaDeviceGetAttribute(major, cudaDeviceAttr(75), dev); }))
+    return r;
+  return viaRuntime([&] { return cudaDeviceGetAttribute(minor, cudaDeviceAttr(76), dev); });
+}
+
+// --- contexts: one per device, the primary one ---------------------------------------------------
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice dev) {
+  DRIVER_CALL();
+  if (!ctx)
+    return kInvalidValue;
+  if (CUresult r = validDevice(dev))
+    return r;
+  ++gPrimary.refs;
+  *ctx = &gPrimary;
+  return kSuccess;
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
+  DRIVER_CALL();
+  if (CUresult r = validDevice(dev))
+    return r;
+  if (gPrimary.refs <= 0)
+    return kInvalidContext;
+  --gPrimary.refs;
+  return kSuccess;
+}
+
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
+  // The way out of a sticky fault: it must work while every other call reports the fault.
+  std::lock_guard<std::recursive_mutex> lock(gDriver);
+  if (!gInitialized)
+    return kNotInitialized;
+  if (CUresult r = validDevice(dev))
+    return r;
+  gModules.clear();
+  rt().reset();
+  return kSuccess;
+}
+
+CUresult cuCtxCreate_v2(CUcontext *ctx, unsigned flags, CUdevice dev) {
+  DRIVER_CALL();
+  (void)flags; // scheduling hints: the emulator has one way to wait
+  if (!ctx)
+    return kInvalidValue;
+  if (CUresult r = validDevice(dev))
+    return r;
+  ++gPrimary.refs;
+  tContextStack.push_back(&gPrimary);
+  *ctx = &gPrimary;
+  return kSuccess;
+}
+
+CUresult cuCtxCreate_v4(CUcontext *ctx, void *params, unsigned flags, CUdevice dev) {
+  (void)params; // execution affinity and CIG parameters: nothing to partition here
+  return cuCtxCreate_v2(ctx, flags, dev);
+}
+
+CUresult cuCtxDestroy_v2(CUcontext ctx) {
+  DRIVER_CALL();
+  if (ctx != &gPrimary || gPrimary.refs <= 0)
+    return kInvalidContext;
+  --gPrimary.refs;
+  std::erase(tContextStack, ctx);
+  return kSuccess;
+}
+
+CUresult cuCtxGetCurrent(CUcontext *ctx) {
+  std::lock_guard<std::recursive_mutex> lock(gDriver);
+  if (!gInitialized)
+    return kNotInitialized;
+  if (!ctx)
+    return kInvalidValue;
+  *ctx = tContextStack.empty() ? nullptr : tContextStack.back();
+  return kSuccess;
+}
+
+CUresult cuCtxSetCurrent(CUcontext ctx) {
+  DRIVER_CALL();
+  if (ctx && ctx != &gPrimary)
+    return kInvalidContext;
+  if (!tContextStack.empty())
+    tContextStack.pop_back();
+  if (ctx)
+    tContextStack.push_back(ctx);
+  return kSuccess;
+}
+
+CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
+  DRIVER_CALL();
+  if (ctx != &gPrimary)
+    return kInvalidContext;
+  tContextStack.push_back(ctx);
+  return kSuccess;
+}
+
+CUresult cuCtxPopCurrent_v2(CUcontext *ctx) {
+  DRIVER_CALL();
+  if (tContextStack.empty())
+    return kInvalidContext;
+  if (ctx)
+    *ctx = tContextStack.back();
+  tContextStack.pop_back();
+  return kSuccess;
+}
+
+CUresult cuCtxGetDevice(CUdevice *dev) {
+  DRIVER_CALL();
+  if (!dev)
+    return kInvalidValue;
+  if (tContextStack.empty())
+    return kInvalidContext;
+  *dev = 0;
+  return kSuccess;
+}
+
+CUresult cuCtxSynchronize(void) {
+  DRIVER_CALL();
+  return viaRuntime([] { return cudaDeviceSynchronize(); });
+}
+
+// --- modules ------------------------------------------------------------------------------------
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image) {
+  DRIVER_CALL();
+  if (!module || !image)
+    return kInvalidValue;
+  size_t size = imageSize(image);
+  return loadImage(module, std::string(static_cast<const char *>(image), size));
+}
+
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned numOptions, int *options,
+                            void **optionValues) {
+  // JIT options (log buffers, optimization level, target): accepted; our compiler has one mode.
+  (void)numOptions, (void)options, (void)optionValues;
+  return cuModuleLoadData(module, image);
+}
+
+CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatbin) {
+  return cuModuleLoadData(module, fatbin);
+}
+
+CUresult cuModuleLoad(CUmodule *module, const char *path) {
+  DRIVER_CALL();
+  if (!module || !path)
+    return kInvalidValue;
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return kFileNotFound;
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return loadImage(module, bytes.str());
+}
+
+CUresult cuModuleUnload(CUmodule module) {
+  DRIVER_CALL();
+  CUmod_st *m = liveModule(module);
+  if (!m)
+    return kInvalidHandle;
+  // The code stays in device memory until the context is reset: functions already launched
+  // asynchronously would otherwise run freed code. Handles die now.
+  m->unloaded = true;
+  return kSuccess;
+}
+
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule module, const char *name) {
+  DRIVER_CALL();
+  if (!function || !name)
+    return kInvalidValue;
+  CUmod_st *m = liveModule(module);
+  if (!m)
+    return kInvalidHandle;
+  auto &slot = m->functions[name];
+  if (!slot) {
+    if (!m->record->image.findKernel(name)) {
+      m->functions.erase(name);
+      return kNotFound;
+    }
+    slot = std::make_unique<CUfunc_st>(CUfunc_st{m, name});
+    // The handle is the key the runtime knows the kernel by, as a host stub is for <<<>>>.
+    rt().registerFunction(m->record, slot.get(), name);
+  }
+  *function = slot.get();
+  return kSuccess;
+}
+
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *address, size_t *bytes, CUmodule module,
+                              const char *name) {
+  DRIVER_CALL();
+  if (!name)
+    return kInvalidValue;
+  CUmod_st *m = liveModule(module);
+  if (!m)
+    return kInvalidHandle;
+  const wf::wfx::Module &image = m->record->image;
+  for (const wf::wfx::Symbol &s : image.symbols) {
+    if (s.name != name)
+      continue;
+    uint64_t a = m->record->placed.symbolAddress(image, name);
+    if (!a)
+      break;
+    if (address)
+      *address = a;
+    if (bytes)
+      *bytes = s.size;
+    return kSuccess;
+  }
+  return kNotFound;
+}
+
+// --- launches -----------------------------------------------------------------------------------
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                        unsigned by, unsigned bz, unsigned sharedBytes, CUstream stream,
+                        void **kernelParams, void **extra) {
+  DRIVER_CALL();
+  if (!f || !liveModule(f->module))
+    return kInvalidHandle;
+  (void)stream; // streams complete in order at once (docs/runtime.md)
+  wf::rt::FunctionRecord *fn = rt().findFunction(f);
+  if (!fn)
+    return kInvalidHandle;
+  const wf::wfx::Kernel *k = rt().kernelOf(*fn);
+  if (!k)
+    return kInvalidHandle;
+  std::vector<void *> args;
+  if (extra) {
+    // CU_LAUNCH_PARAM_BUFFER_POINTER (1), CU_LAUNCH_PARAM_BUFFER_SIZE (2), CU_LAUNCH_PARAM_END (0).
+    if (kernelParams)
+      return kInvalidValue;
+    uint8_t *buffer = nullptr;
+    size_t size = 0;
+    for (void **p = extra; *p; p += 2) {
+      if (*p == reinterpret_cast<void *>(1))
+        buffer = static_cast<uint8_t *>(p[1]);
+      else if (*p == reinterpret_cast<void *>(2))
+        size = *static_cast<size_t *>(p[1]);
+      else
+        return kInvalidValue;
+    }
+    if (!buffer || size < k->paramBytes)
+      return kInvalidValue;
+    for (const auto &param : k->params)
+      args.push_back(buffer + param.offset);
+    kernelParams = args.data();
+  } else if (!kernelParams && !k->params.empty()) {
+    return kInvalidValue;
+  }
+  Error e = rt().launch(*fn, Dim3{gx, gy, gz}, Dim3{bx, by, bz}, kernelParams, sharedBytes);
+  return toResult(e);
+}
+
+CUresult cuFuncGetAttribute(int *value, int attribute, CUfunction f) {
+  DRIVER_CALL();
+  if (!value)
+    return kInvalidValue;
+  if (!f || !liveModule(f->module))
+    return kInvalidHandle;
+  cudaFuncAttributes a{};
+  if (CUresult r = viaRuntime([&] { return cudaFuncGetAttributes(&a, f); }))
+    return r;
+  switch (attribute) { // CUfunction_attribute
+  case 0: *value = a.maxThreadsPerBlock; return kSuccess;
+  case 1: *value = int(a.sharedSizeBytes); return kSuccess;
+  case 2: *value = int(a.constSizeBytes); return kSuccess;
+  case 3: *value = int(a.localSizeBytes); return kSuccess;
+  case 4: *value = a.numRegs; return kSuccess;
+  case 5: *value = a.ptxVersion; return kSuccess;
+  case 6: *value = a.binaryVersion; return kSuccess;
+  case 7: *value = a.cacheModeCA; return kSuccess;
+  case 8: *value = a.maxDynamicSharedSizeBytes; return kSuccess;
+  case 9: *value = a.preferredShmemCarveout; return kSuccess;
+  default: return kInvalidValue;
+  }
+}
+
+CUresult cuFuncSetAttribute(CUfunction f, int attribute, int value) {
+  DRIVER_CALL();
+  if (!f || !liveModule(f->module))
+    return kInvalidHandle;
+  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (8) and the carveout (9) have the runtime's
+  // numbers.
+  return viaRuntime([&] { return cudaFuncSetAttribute(f, cudaFuncAttribute(attribute), value); });
+}
+
+// --- memory -------------------------------------------------------------------------------------
+
+CUresult cuMemAlloc_v2(CUdeviceptr *address, size_t bytes) {
+  DRIVER_CALL();
+  if (!address || !bytes)
+    return kInvalidValue;
+  void *p = nullptr;
+  CUresult r = viaRuntime([&] { return cudaMalloc(&p, bytes); });
+  *address = reinterpret_cast<CUdeviceptr>(p);
+  return r;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr address) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaFree(reinterpret_cast<void *>(address)); });
+}
+
+CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaMemGetInfo(free, total); });
+}
+
+CUresult cuMemAllocHost_v2(void **ptr, size_t bytes) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaMallocHost(ptr, bytes); });
+}
+
+CUresult cuMemHostAlloc(void **ptr, size_t bytes, unsigned flags) {
+  DRIVER_CALL();
+  // CU_MEMHOSTALLOC_* have cudaHostAlloc*'s values.
+  return viaRuntime([&] { return cudaHostAlloc(ptr, bytes, flags); });
+}
+
+CUresult cuMemFreeHost(void *ptr) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaFreeHost(ptr); });
+}
+
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *address, void *host, unsigned flags) {
+  DRIVER_CALL();
+  if (!address)
+    return kInvalidValue;
+  void *p = nullptr;
+  CUresult r = viaRuntime([&] { return cudaHostGetDevicePointer(&p, host, flags); });
+  *address = reinterpret_cast<CUdeviceptr>(p);
+  return r;
+}
+
+// cudaMemcpyKind: 1 host to device, 2 device to host, 3 device to device.
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaMemcpy(reinterpret_cast<void *>(dst), src, bytes, cudaMemcpyKind(1)); });
+}
+
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaMemcpy(dst, reinterpret_cast<void *>(src), bytes, cudaMemcpyKind(2)); });
+}
+
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  DRIVER_CALL();
+  return viaRuntime([&] {
+    return cudaMemcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src), bytes, cudaMemcpyKind(3));
+  });
+}
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes, CUstream s) {
+  DRIVER_CALL();
+  return viaRuntime(
+      [&] { return cudaMemcpyAsync(reinterpret_cast<void *>(dst), src, bytes, cudaMemcpyKind(1), s); });
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes, CUstream s) {
+  DRIVER_CALL();
+  return viaRuntime(
+      [&] { return cudaMemcpyAsync(dst, reinterpret_cast<void *>(src), bytes, cudaMemcpyKind(2), s); });
+}
+
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s) {
+  DRIVER_CALL();
+  return viaRuntime([&] {
+    return cudaMemcpyAsync(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src), bytes, cudaMemcpyKind(3), s);
+  });
+}
+
+CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaMemset(reinterpret_cast<void *>(dst), value, count); });
+}
+
+/// Fills `count` elements of `width` bytes with `value`, through the DMA path in one write.
+static CUresult fillWide(CUdeviceptr dst, uint32_t value, size_t count, size_t width) {
+  if (dst % width)
+    return kInvalidValue;
+  if (!count)
+    return kSuccess;
+  if (!rt().isDevice(dst, count * width))
+    return kInvalidValue;
+  std::vector<uint8_t> pattern(count * width);
+  for (size_t i = 0; i < count; ++i)
+    std::memcpy(pattern.data() + i * width, &value, width);
+  return rt().device()->write(dst, pattern.data(), pattern.size()) ? kSuccess : kInvalidValue;
+}
+
+CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short value, size_t count) {
+  DRIVER_CALL();
+  return fillWide(dst, value, count, 2);
+}
+
+CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t count) {
+  DRIVER_CALL();
+  return fillWide(dst, value, count, 4);
+}
+
+// --- streams and events (the runtime's objects: CUstream is cudaStream_t) -----------------------
+
+CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaStreamCreateWithFlags(stream, flags); });
+}
+CUresult cuStreamDestroy_v2(CUstream stream) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaStreamDestroy(stream); });
+}
+CUresult cuStreamSynchronize(CUstream stream) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaStreamSynchronize(stream); });
+}
+CUresult cuStreamQuery(CUstream stream) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaStreamQuery(stream); });
+}
+CUresult cuEventCreate(CUevent *event, unsigned flags) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaEventCreateWithFlags(event, flags); });
+}
+CUresult cuEventRecord(CUevent event, CUstream stream) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaEventRecord(event, stream); });
+}
+CUresult cuEventSynchronize(CUevent event) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaEventSynchronize(event); });
+}
+CUresult cuEventQuery(CUevent event) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaEventQuery(event); });
+}
+CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaEventElapsedTime(ms, start, end); });
+}
+CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
+  return cuEventElapsedTime_v2(ms, start, end);
+}
+CUresult cuEventDestroy_v2(CUevent event) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaEventDestroy(event); });
+}
+
+} // extern "C"
+
+// --- the driver route: runtime-API programs whose modules load and launch through the driver API ---
+
+namespace wf::rt::driver_route {
+
+bool enabled() {
+  static const bool on = [] {
+    const char *loader = std::getenv("WARPFORGE_LOADER");
+    return loader && std::string(loader) == "driver";
+  }();
+  return on;
+}
+
+namespace {
+
+std::map<ModuleRecord *, CUmodule> gRouteModules;
+
+/// The driver module standing for a registered fatbinary: its PTX, loaded by cuModuleLoadData.
+Error moduleFor(ModuleRecord *record, CUmodule &out) {
+  std::lock_guard<std::recursive_mutex> lock(gDriver);
+  if (auto it = gRouteModules.find(record); it != gRouteModules.end() && liveModule(it->second)) {
+    out = it->second;
+    return Error::cudaSuccess;
+  }
+  if (!gInitialized && cuInit(0) != kSuccess)
+    return Error::cudaErrorInitializationError;
+  if (record->ptx.empty()) {
+    std::fprintf(stderr, "warpforge: driver route: %s\n", record->noPtxWhy.c_str());
+    return Error::cudaErrorNoKernelImageForDevice;
+  }
+  CUresult r = cuModuleLoadData(&out, record->ptx.c_str());
+  if (r != kSuccess)
+    return r == kInvalidImage ? Error::cudaErrorInvalidKernelImage : Error(r);
+  gRouteModules[record] = out;
+  return Error::cudaSuccess;
+}
+
+} // namespace
+
+Error launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args, uint64_t shared,
+             cudaStream_t stream) {
+  CUmodule module = nullptr;
+  if (Error e = moduleFor(fn.module, module); e != Error::cudaSuccess)
+    return e;
+  CUfunction f = nullptr;
+  if (CUresult r = cuModuleGetFunction(&f, module, fn.name.c_str()); r != kSuccess)
+    return r == kNotFound ? Error::cudaErrorInvalidDeviceFunction : Error(r);
+  // The runtime's per-kernel opt-in (cudaFuncSetAttribute) carries over to the driver's handle.
+  if (fn.maxDynamicShared >= 0)
+    cuFuncSetAttribute(f, 8, fn.maxDynamicShared);
+  CUresult r = cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                              unsigned(shared), stream, args, nullptr);
+  switch (r) {
+  case kSuccess: return Error::cudaSuccess;
+  case kInvalidValue: return Error::cudaErrorInvalidValue;
+  case kInvalidHandle: return Error::cudaErrorInvalidDeviceFunction;
+  default: return Error(r);
+  }
+}
+
+Error symbol(const void *hostVar, uint64_t &address, uint64_t &size) {
+  const VarRecord *var = Runtime::get().findVar(hostVar);
+  if (!var)
+    return Error::cudaErrorInvalidSymbol;
+  CUmodule module = nullptr;
+  if (Error e = moduleFor(var->module, module); e != Error::cudaSuccess)
+    return e;
+  CUdeviceptr a = 0;
+  size_t bytes = 0;
+  if (cuModuleGetGlobal_v2(&a, &bytes, module, var->name.c_str()) != kSuccess)
+    return Error::cudaErrorInvalidSymbol;
+  address = a;
+  size = bytes;
+  return Error::cudaSuccess;
+}
+
+} // namespace wf::rt::driver_route

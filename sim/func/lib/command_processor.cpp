@@ -1,0 +1,247 @@
+//===- command_processor.cpp - The device protocol on the emulator ---------===//
+//
+// Commands run strictly in order: the emulator has one engine, so FENCE and TIMESTAMP need no
+// waiting beyond running their predecessors first. A command that names a completion record gets it
+// written before COMPLETED_SEQ moves, so a host that sees the sequence number also sees the record.
+// The ring, completion records, launch descriptors and parameter buffers are in the DMA window
+// (host memory); device memory is touched only by COPY, FILL and the kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpforge/func/command_processor.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace wf::func {
+
+namespace dev = isa::dev;
+
+static_assert(uint32_t(FaultKind::InvalidLaunch) == uint32_t(dev::Fault::InvalidLaunch) &&
+                  uint32_t(FaultKind::OutOfBounds) == uint32_t(dev::Fault::OutOfBounds) &&
+                  uint32_t(FaultKind::Watchdog) == uint32_t(dev::Fault::Watchdog),
+              "func::FaultKind follows the protocol's fault codes (isa/device.toml)");
+
+namespace {
+// The reset value of WATCHDOG_MINSTS: 2^32 warp instructions, in millions.
+constexpr uint32_t kDefaultWatchdogMinsts = 4295;
+
+uint32_t configIndex(const isa::Config &config) {
+  for (size_t i = 0; i < isa::kConfigs.size(); ++i)
+    if (isa::kConfigs[i].name == config.name)
+      return uint32_t(i);
+  return ~0u;
+}
+} // namespace
+
+CommandProcessor::CommandProcessor(Device &device, DmaWindow window)
+    : device_(device), window_(window), watchdogMinsts_(kDefaultWatchdogMinsts) {}
+
+void CommandProcessor::reset() {
+  queueBase_ = 0;
+  queueSize_ = 0;
+  head_ = tail_ = 0;
+  completedSeq_ = 0;
+  irqStatus_ = 0;
+  faulted_ = false;
+  watchdogMinsts_ = kDefaultWatchdogMinsts;
+}
+
+uint32_t CommandProcessor::readReg(uint32_t offset) {
+  std::lock_guard lock(mutex_);
+  const Memory &mem = device_.memory();
+  switch (dev::Reg(offset)) {
+  case dev::Reg::Magic: return dev::kMagic;
+  case dev::Reg::Version: return dev::kVersion;
+  case dev::Reg::Config: return configIndex(device_.config());
+  case dev::Reg::GlobalBaseLo: return uint32_t(mem.base());
+  case dev::Reg::GlobalBaseHi: return uint32_t(mem.base() >> 32);
+  case dev::Reg::GlobalSizeLo: return uint32_t(mem.size());
+  case dev::Reg::GlobalSizeHi: return uint32_t(mem.size() >> 32);
+  case dev::Reg::DmaWindowSize: return uint32_t(std::min<uint64_t>(window_.size, 0xffffffffu));
+  case dev::Reg::Status:
+    return (head_ == tail_ ? dev::kStatusIdle : 0) | (faulted_ ? dev::kStatusFaulted : 0);
+  case dev::Reg::Control: return 0;
+  case dev::Reg::QueueBaseLo: return uint32_t(queueBase_);
+  case dev::Reg::QueueBaseHi: return uint32_t(queueBase_ >> 32);
+  case dev::Reg::QueueSize: return queueSize_;
+  case dev::Reg::QueueHead: return head_;
+  case dev::Reg::QueueTail: return tail_;
+  case dev::Reg::CompletedSeqLo:
+    latchedSeqHi_ = uint32_t(completedSeq_ >> 32);
+    return uint32_t(completedSeq_);
+  case dev::Reg::CompletedSeqHi: return latchedSeqHi_;
+  case dev::Reg::CyclesLo:
+    latchedCyclesHi_ = uint32_t(device_.cycles() >> 32);
+    return uint32_t(device_.cycles());
+  case dev::Reg::CyclesHi: return latchedCyclesHi_;
+  case dev::Reg::IrqStatus: return irqStatus_;
+  case dev::Reg::IrqEnable: return irqEnable_;
+  case dev::Reg::WatchdogMinsts: return watchdogMinsts_;
+  case dev::Reg::ClockMhz: return device_.config().clockMhz;
+  }
+  return 0;
+}
+
+void CommandProcessor::writeReg(uint32_t offset, uint32_t value) {
+  std::lock_guard lock(mutex_);
+  switch (dev::Reg(offset)) {
+  case dev::Reg::Control:
+    if (value & dev::kControlReset)
+      reset();
+    if (value & dev::kControlScrub)
+      device_.memory().scrub();
+    return;
+  case dev::Reg::QueueBaseLo:
+    queueBase_ = (queueBase_ & ~0xffffffffull) | value;
+    return;
+  case dev::Reg::QueueBaseHi:
+    queueBase_ = (queueBase_ & 0xffffffffull) | (uint64_t(value) << 32);
+    return;
+  case dev::Reg::QueueSize:
+    // Anything but a power of two in range leaves the queue unusable (size 0) rather than
+    // guessing; the doorbell then completes nothing, which the host sees as a timeout.
+    queueSize_ = (value && !(value & (value - 1)) && value <= dev::kQueueEntriesMax) ? value : 0;
+    head_ = tail_ = 0;
+    return;
+  case dev::Reg::QueueTail:
+    tail_ = value;
+    drain();
+    return;
+  case dev::Reg::IrqStatus: irqStatus_ &= ~value; return;
+  case dev::Reg::IrqEnable: irqEnable_ = value; return;
+  case dev::Reg::WatchdogMinsts: watchdogMinsts_ = value; return;
+  default: return; // read-only or unknown: ignored, as a bus would
+  }
+}
+
+bool CommandProcessor::irqPending() const { return (irqStatus_ & irqEnable_) != 0; }
+
+bool CommandProcessor::hostRange(uint64_t offset, uint64_t bytes) const {
+  return offset <= window_.size && bytes <= window_.size - offset;
+}
+
+void CommandProcessor::drain() {
+  if (!queueSize_ || queueBase_ % 64)
+    return;
+  while (head_ != tail_) {
+    dev::Command cmd;
+    uint64_t slot = queueBase_ + uint64_t(head_ % queueSize_) * sizeof cmd;
+    dev::Completion done{};
+    dev::Status status;
+    if (!hostRange(slot, sizeof cmd)) {
+      // The ring itself is outside the window: nothing more can be read.
+      head_ = tail_;
+      faulted_ = true;
+      return;
+    }
+    std::memcpy(&cmd, window_.data + slot, sizeof cmd);
+    uint64_t start = device_.cycles();
+    status = run(cmd, done);
+    done.seq = cmd.seq;
+    done.status = uint32_t(status);
+    if (!done.cycles)
+      done.cycles = device_.cycles() - start;
+    if (hostRange(cmd.completion, sizeof done)) // none (all ones) or a bad offset: no record
+      std::memcpy(window_.data + cmd.completion, &done, sizeof done);
+    ++head_;
+    ++commandsRun_;
+    completedSeq_ = cmd.seq;
+    if (cmd.flags & dev::kFlagIrq)
+      irqStatus_ |= dev::kIrqStatusCompletion;
+    if (status == dev::Status::Fault) {
+      faulted_ = true;
+      irqStatus_ |= dev::kIrqStatusFault;
+    }
+  }
+}
+
+dev::Status CommandProcessor::run(const dev::Command &cmd, dev::Completion &done) {
+  Memory &mem = device_.memory();
+  switch (dev::Op(cmd.opcode)) {
+  case dev::Op::Nop:
+  case dev::Op::Fence:
+    return dev::Status::Ok;
+  case dev::Op::Launch:
+    return launch(cmd.arg0, done);
+  case dev::Op::Copy: {
+    uint64_t bytes = cmd.arg2;
+    bool srcHost = cmd.flags & dev::kFlagSrcHost, dstHost = cmd.flags & dev::kFlagDstHost;
+    if ((srcHost ? !hostRange(cmd.arg0, bytes) : !mem.contains(cmd.arg0, bytes)) ||
+        (dstHost ? !hostRange(cmd.arg1, bytes) : !mem.contains(cmd.arg1, bytes)))
+      return dev::Status::BadCommand;
+    const uint8_t *src = srcHost ? window_.data + cmd.arg0 : mem.host(cmd.arg0);
+    uint8_t *dst = dstHost ? window_.data + cmd.arg1 : mem.host(cmd.arg1);
+    std::memmove(dst, src, bytes);
+    return dev::Status::Ok;
+  }
+  case dev::Op::Fill:
+    return mem.fill(cmd.arg0, uint8_t(cmd.arg1), cmd.arg2) ? dev::Status::Ok
+                                                            : dev::Status::BadCommand;
+  case dev::Op::Timestamp: {
+    uint64_t now = device_.cycles();
+    if (!hostRange(cmd.arg0, sizeof now))
+      return dev::Status::BadCommand;
+    std::memcpy(window_.data + cmd.arg0, &now, sizeof now);
+    return dev::Status::Ok;
+  }
+  }
+  return dev::Status::BadCommand;
+}
+
+dev::Status CommandProcessor::launch(uint64_t descAddr, dev::Completion &done) {
+  dev::LaunchDesc d;
+  if (!hostRange(descAddr, sizeof d))
+    return dev::Status::BadCommand;
+  std::memcpy(&d, window_.data + descAddr, sizeof d);
+  LaunchDesc desc;
+  if (d.nameLen && hostRange(d.nameAddr, d.nameLen))
+    desc.kernelName.assign(reinterpret_cast<const char *>(window_.data + d.nameAddr), d.nameLen);
+  if (!hostRange(d.paramAddr, d.paramSize))
+    return dev::Status::BadCommand;
+  desc.params.assign(window_.data + d.paramAddr, window_.data + d.paramAddr + d.paramSize);
+  desc.codeBase = d.codeBase;
+  desc.codeSize = d.codeSize;
+  desc.entryPc = d.entryPc;
+  desc.grid = {d.gridX, d.gridY, d.gridZ};
+  desc.block = {d.blockX, d.blockY, d.blockZ};
+  desc.regsPerThread = d.regsPerThread;
+  desc.sharedStatic = d.sharedStatic;
+  desc.sharedDynamic = d.sharedDynamic;
+  desc.localBytes = d.localBytes;
+  desc.constBase = d.constBase;
+  desc.constSize = d.constSize;
+  desc.rtbuf = d.rtbuf;
+  desc.gridId = d.gridId ? d.gridId : ++gridCount_;
+
+  RunOptions options;
+  if (watchdogMinsts_)
+    options.watchdogWarpInsts = uint64_t(watchdogMinsts_) * 1000000;
+  else
+    options.watchdogWarpInsts = ~0ull;
+  options.trace = trace_;
+  LaunchResult r = device_.launch(desc, options);
+  done.cycles = r.cycles;
+  done.warpInsts = r.warpInsts;
+  done.threadInsts = r.threadInsts;
+  if (!r.fault)
+    return dev::Status::Ok;
+  const Fault &f = *r.fault;
+  done.faultKind = uint32_t(f.kind);
+  done.faultPc = f.pc;
+  done.faultCode = f.code;
+  done.faultAddress = f.address;
+  done.faultBlockX = f.block.x;
+  done.faultBlockY = f.block.y;
+  done.faultBlockZ = f.block.z;
+  done.faultThreadX = f.thread.x;
+  done.faultThreadY = f.thread.y;
+  done.faultThreadZ = f.thread.z;
+  std::string report = f.describe();
+  done.reportLen = uint32_t(std::min(report.size(), sizeof done.report));
+  std::memcpy(done.report, report.data(), done.reportLen);
+  return f.kind == FaultKind::InvalidLaunch ? dev::Status::InvalidLaunch : dev::Status::Fault;
+}
+
+} // namespace wf::func

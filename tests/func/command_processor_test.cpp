@@ -1,0 +1,241 @@
+//===- command_processor_test.cpp - The device protocol on the emulator --------===//
+//
+// Drives the command processor the way a transport does: control registers, a ring and completion
+// records in the DMA window, device memory reached only by commands.
+
+#include "harness.h"
+#include "warpforge/func/command_processor.h"
+
+namespace wf::test {
+namespace {
+
+namespace dev = isa::dev;
+
+constexpr uint64_t kRing = 0;          // 16 commands
+constexpr uint64_t kRecords = 0x1000;  // one Completion per ring slot
+constexpr uint64_t kDesc = 0x4000;
+constexpr uint64_t kParams = 0x4100;
+constexpr uint64_t kStaging = 0x8000;
+constexpr uint32_t kEntries = 16;
+
+/// A host's view: registers, the window, and a submit-and-wait helper.
+struct Host {
+  Harness h{"tiny"};
+  std::vector<uint8_t> window = std::vector<uint8_t>(1 << 20);
+  func::CommandProcessor cp{h.dev, {window.data(), window.size()}};
+  uint32_t tail = 0;
+  uint64_t seq = 0;
+
+  Host() { startQueue(); }
+
+  void startQueue() {
+    cp.writeReg(uint32_t(dev::Reg::QueueBaseLo), uint32_t(kRing));
+    cp.writeReg(uint32_t(dev::Reg::QueueBaseHi), 0);
+    cp.writeReg(uint32_t(dev::Reg::QueueSize), kEntries);
+    tail = 0;
+  }
+  uint32_t reg(dev::Reg r) { return cp.readReg(uint32_t(r)); }
+  uint64_t completed() {
+    uint32_t lo = reg(dev::Reg::CompletedSeqLo);
+    return uint64_t(reg(dev::Reg::CompletedSeqHi)) << 32 | lo;
+  }
+
+  /// Writes one command; rings the doorbell when `ring` (so several can be batched).
+  dev::Completion submit(dev::Op op, uint8_t flags, uint64_t a0, uint64_t a1, uint64_t a2,
+                         bool ring = true) {
+    uint32_t index = tail % kEntries;
+    dev::Command cmd{};
+    cmd.opcode = uint8_t(op);
+    cmd.flags = flags;
+    cmd.seq = ++seq;
+    cmd.arg0 = a0, cmd.arg1 = a1, cmd.arg2 = a2;
+    cmd.completion = kRecords + index * sizeof(dev::Completion);
+    std::memcpy(window.data() + kRing + index * sizeof cmd, &cmd, sizeof cmd);
+    ++tail;
+    dev::Completion done{};
+    if (ring) {
+      cp.writeReg(uint32_t(dev::Reg::QueueTail), tail);
+      std::memcpy(&done, window.data() + cmd.completion, sizeof done);
+    }
+    return done;
+  }
+};
+
+TEST(CommandProcessor, IdentifiesItself) {
+  Host host;
+  EXPECT_EQ(host.reg(dev::Reg::Magic), dev::kMagic);
+  EXPECT_EQ(host.reg(dev::Reg::Version), dev::kVersion);
+  EXPECT_EQ(isa::kConfigs[host.reg(dev::Reg::Config)].name, "tiny");
+  uint64_t base = uint64_t(host.reg(dev::Reg::GlobalBaseHi)) << 32 | host.reg(dev::Reg::GlobalBaseLo);
+  uint64_t size = uint64_t(host.reg(dev::Reg::GlobalSizeHi)) << 32 | host.reg(dev::Reg::GlobalSizeLo);
+  EXPECT_EQ(base, isa::kGlobalBase);
+  EXPECT_EQ(size, uint64_t(config("tiny").globalMemMib) << 20);
+  EXPECT_EQ(host.reg(dev::Reg::DmaWindowSize), 1u << 20);
+  EXPECT_EQ(host.reg(dev::Reg::ClockMhz), config("tiny").clockMhz);
+  EXPECT_TRUE(host.reg(dev::Reg::Status) & dev::kStatusIdle);
+}
+
+TEST(CommandProcessor, CopiesAndFillsThroughTheWindow) {
+  Host host;
+  uint64_t a = isa::kGlobalBase + 0x10000, b = a + 0x1000;
+  for (int i = 0; i < 256; ++i)
+    host.window[kStaging + i] = uint8_t(i * 7);
+  auto c = host.submit(dev::Op::Copy, dev::kFlagSrcHost, kStaging, a, 256);
+  EXPECT_EQ(c.status, uint32_t(dev::Status::Ok));
+  EXPECT_EQ(c.seq, 1u);
+  EXPECT_EQ(host.h.read<uint8_t>(a + 255), uint8_t(255 * 7));
+  // Device to device, overlapping forwards, then a fill, then back to the window.
+  EXPECT_EQ(host.submit(dev::Op::Copy, 0, a, a + 16, 128).status, uint32_t(dev::Status::Ok));
+  EXPECT_EQ(host.submit(dev::Op::Fill, 0, b, 0xa5, 64).status, uint32_t(dev::Status::Ok));
+  EXPECT_EQ(host.submit(dev::Op::Copy, dev::kFlagDstHost, a, kStaging + 4096, 256).status,
+            uint32_t(dev::Status::Ok));
+  EXPECT_EQ(host.window[kStaging + 4096 + 16], 0);       // a[16] = old a[0] = 0
+  EXPECT_EQ(host.window[kStaging + 4096 + 17], 7);       // a[17] = old a[1]
+  EXPECT_EQ(host.window[kStaging + 4096 + 200], uint8_t(200 * 7)); // past the moved part
+  EXPECT_EQ(host.h.read<uint8_t>(b + 63), 0xa5);
+  EXPECT_EQ(host.h.read<uint8_t>(b + 64), 0);
+  EXPECT_EQ(host.completed(), 4u);
+}
+
+TEST(CommandProcessor, RejectsOutOfRangeArguments) {
+  Host host;
+  uint64_t end = isa::kGlobalBase + (uint64_t(config("tiny").globalMemMib) << 20);
+  EXPECT_EQ(host.submit(dev::Op::Fill, 0, end - 8, 0, 16).status, uint32_t(dev::Status::BadCommand));
+  EXPECT_EQ(host.submit(dev::Op::Copy, dev::kFlagSrcHost, (1 << 20) - 8, isa::kGlobalBase, 16).status,
+            uint32_t(dev::Status::BadCommand));
+  EXPECT_EQ(host.submit(dev::Op::Copy, 0, 0x1000, isa::kGlobalBase, 16).status,
+            uint32_t(dev::Status::BadCommand)); // address 0x1000 is not device memory
+  EXPECT_EQ(host.submit(dev::Op(0x7f), 0, 0, 0, 0).status, uint32_t(dev::Status::BadCommand));
+  // The queue keeps going after bad commands.
+  EXPECT_EQ(host.submit(dev::Op::Nop, 0, 0, 0, 0).status, uint32_t(dev::Status::Ok));
+  EXPECT_EQ(host.completed(), 5u);
+}
+
+TEST(CommandProcessor, BatchedCommandsRunInOrderAndTheRingWraps) {
+  Host host;
+  uint64_t a = isa::kGlobalBase + 0x20000;
+  // 40 fills of growing length over the same bytes, 8 at a time: only order makes the last win.
+  for (int batch = 0; batch < 5; ++batch) {
+    for (int k = 0; k < 8; ++k) {
+      int n = batch * 8 + k;
+      host.submit(dev::Op::Fill, 0, a, uint8_t(n + 1), 64 - n, /*ring=*/k == 7);
+    }
+  }
+  EXPECT_EQ(host.completed(), 40u);
+  EXPECT_EQ(host.reg(dev::Reg::QueueHead), 40u);
+  EXPECT_EQ(host.h.read<uint8_t>(a), 40);      // the last fill covers byte 0
+  EXPECT_EQ(host.h.read<uint8_t>(a + 63), 1);  // only the first reached byte 63
+  EXPECT_EQ(host.h.read<uint8_t>(a + 30), 34); // fill n covers [0, 64-n): last with 64-n > 30 is n=33
+}
+
+TEST(CommandProcessor, LaunchesAndReportsCountsAndTimestamps) {
+  Host host;
+  uint64_t out = host.h.alloc(64 * 4);
+  Code c;
+  emitGlobalIndex(c, 0);
+  emitElementAddress(c, 2, 0, 0, 4, 1);
+  c << Inst(Opcode::IADD_I).rd(5).ra(0).imm(100) << stg(2, 5) << exitInst();
+  func::LaunchDesc d = host.h.describe(c, {2, 1, 1}, {32, 1, 1}, Params().u64(out));
+  dev::LaunchDesc desc{};
+  desc.codeBase = d.codeBase;
+  desc.codeSize = d.codeSize;
+  desc.gridX = 2, desc.gridY = 1, desc.gridZ = 1;
+  desc.blockX = 32, desc.blockY = 1, desc.blockZ = 1;
+  desc.regsPerThread = 32;
+  desc.paramSize = uint32_t(d.params.size());
+  desc.paramAddr = kParams;
+  desc.nameAddr = kParams + 0x100;
+  desc.nameLen = 6;
+  std::memcpy(host.window.data() + kParams, d.params.data(), d.params.size());
+  std::memcpy(host.window.data() + kParams + 0x100, "kernel", 6);
+  std::memcpy(host.window.data() + kDesc, &desc, sizeof desc);
+
+  host.submit(dev::Op::Timestamp, 0, kStaging, 0, 0);
+  auto done = host.submit(dev::Op::Launch, 0, kDesc, 0, 0);
+  host.submit(dev::Op::Timestamp, 0, kStaging + 8, 0, 0);
+  ASSERT_EQ(done.status, uint32_t(dev::Status::Ok));
+  EXPECT_GT(done.cycles, 0u);
+  EXPECT_EQ(done.threadInsts, done.warpInsts * 32);
+  auto v = host.h.download<uint32_t>(out, 64);
+  for (uint32_t i = 0; i < 64; ++i)
+    EXPECT_EQ(v[i], i + 100);
+  uint64_t t0, t1;
+  std::memcpy(&t0, host.window.data() + kStaging, 8);
+  std::memcpy(&t1, host.window.data() + kStaging + 8, 8);
+  EXPECT_EQ(t1 - t0, done.cycles);
+}
+
+TEST(CommandProcessor, FaultsAreReportedAndResetClearsThem) {
+  Host host;
+  Code c;
+  c << Inst(Opcode::TRAP).imm(7) << exitInst();
+  func::LaunchDesc d = host.h.describe(c, {1, 1, 1}, {32, 1, 1});
+  dev::LaunchDesc desc{};
+  desc.codeBase = d.codeBase;
+  desc.codeSize = d.codeSize;
+  desc.gridX = desc.gridY = desc.gridZ = 1;
+  desc.blockX = 32, desc.blockY = desc.blockZ = 1;
+  desc.regsPerThread = 8;
+  desc.paramAddr = kParams;
+  std::memcpy(host.window.data() + kDesc, &desc, sizeof desc);
+  host.cp.writeReg(uint32_t(dev::Reg::IrqEnable), dev::kIrqStatusFault);
+  auto done = host.submit(dev::Op::Launch, 0, kDesc, 0, 0);
+  EXPECT_EQ(done.status, uint32_t(dev::Status::Fault));
+  EXPECT_EQ(done.faultKind, uint32_t(dev::Fault::Trap));
+  EXPECT_EQ(done.faultCode, 7u);
+  EXPECT_GT(done.reportLen, 0u);
+  EXPECT_TRUE(host.reg(dev::Reg::Status) & dev::kStatusFaulted);
+  EXPECT_TRUE(host.cp.irqPending());
+  host.cp.writeReg(uint32_t(dev::Reg::IrqStatus), dev::kIrqStatusFault);
+  EXPECT_FALSE(host.cp.irqPending());
+
+  // An impossible launch (too many threads) is INVALID_LAUNCH, not a fault of a thread.
+  desc.blockX = 4096;
+  std::memcpy(host.window.data() + kDesc, &desc, sizeof desc);
+  EXPECT_EQ(host.submit(dev::Op::Launch, 0, kDesc, 0, 0).status,
+            uint32_t(dev::Status::InvalidLaunch));
+
+  // RESET clears the fault and the counters; SCRUB zeroes memory.
+  uint64_t a = host.h.alloc(64);
+  EXPECT_TRUE(host.h.dev.memory().fill(a, 0x5a, 64));
+  host.cp.writeReg(uint32_t(dev::Reg::Control), dev::kControlReset | dev::kControlScrub);
+  EXPECT_FALSE(host.reg(dev::Reg::Status) & dev::kStatusFaulted);
+  EXPECT_EQ(host.completed(), 0u);
+  EXPECT_EQ(host.reg(dev::Reg::QueueSize), 0u);
+  EXPECT_EQ(host.h.read<uint8_t>(a), 0);
+  host.startQueue();
+  host.seq = 0;
+  EXPECT_EQ(host.submit(dev::Op::Nop, 0, 0, 0, 0).status, uint32_t(dev::Status::Ok));
+}
+
+TEST(CommandProcessor, WatchdogRegisterBoundsALaunch) {
+  Host host;
+  Code c;
+  c.label("spin");
+  c << bra("spin");
+  func::LaunchDesc d = host.h.describe(c, {1, 1, 1}, {32, 1, 1});
+  dev::LaunchDesc desc{};
+  desc.codeBase = d.codeBase;
+  desc.codeSize = d.codeSize;
+  desc.gridX = desc.gridY = desc.gridZ = 1;
+  desc.blockX = 32, desc.blockY = desc.blockZ = 1;
+  desc.regsPerThread = 8;
+  desc.paramAddr = kParams;
+  std::memcpy(host.window.data() + kDesc, &desc, sizeof desc);
+  host.cp.writeReg(uint32_t(dev::Reg::WatchdogMinsts), 1);
+  auto done = host.submit(dev::Op::Launch, 0, kDesc, 0, 0);
+  EXPECT_EQ(done.status, uint32_t(dev::Status::Fault));
+  EXPECT_EQ(done.faultKind, uint32_t(dev::Fault::Watchdog));
+  EXPECT_LE(done.warpInsts, 1000001u);
+}
+
+TEST(CommandProcessor, BadQueueSizeLeavesTheQueueStopped) {
+  Host host;
+  host.cp.writeReg(uint32_t(dev::Reg::QueueSize), 12); // not a power of two
+  EXPECT_EQ(host.reg(dev::Reg::QueueSize), 0u);
+  host.submit(dev::Op::Nop, 0, 0, 0, 0);
+  EXPECT_EQ(host.completed(), 0u);
+}
+
+} // namespace
+} // namespace wf::test

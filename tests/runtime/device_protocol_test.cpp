@@ -1,0 +1,191 @@
+// The runtime's device layer over the device protocol: the in-process transport and the board
+// server (a thread, or a child process for the lost-device case), through rt::openDevice.
+#include "warpforge/isa/config.gen.h"
+#include "warpforge/runtime/board_server.h"
+#include "warpforge/runtime/device.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <numeric>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace wf::rt {
+namespace {
+
+std::string tempSocket(const char *tag) {
+  return (std::filesystem::temp_directory_path() /
+          ("wf-test-" + std::string(tag) + "-" + std::to_string(::getpid()) + ".sock"))
+      .string();
+}
+
+/// Waits until the server's socket exists (it is created listening, so a connect then queues).
+void waitForServer(const std::string &path) {
+  for (int i = 0; i < 500 && !std::filesystem::exists(path); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(std::filesystem::exists(path)) << "no board server socket at " << path;
+}
+
+/// Exercises copies larger than the DMA window, fills, timestamps and mapped memory.
+void exerciseDevice(Device &dev) {
+  const uint64_t n = 40ull << 20; // more than two DMA windows
+  uint64_t a = dev.allocate(n, 4096);
+  ASSERT_NE(a, 0u);
+  std::vector<uint32_t> data(n / 4);
+  std::iota(data.begin(), data.end(), 0x1234u);
+  ASSERT_TRUE(dev.write(a, data.data(), n));
+  std::vector<uint32_t> back(n / 4);
+  ASSERT_TRUE(dev.read(a, back.data(), n));
+  EXPECT_TRUE(back == data);
+  ASSERT_TRUE(dev.fill(a + 8, 0xff, 8));
+  uint32_t word[4];
+  ASSERT_TRUE(dev.read(a, word, sizeof word));
+  EXPECT_EQ(word[1], 0x1235u);
+  EXPECT_EQ(word[2], 0xffffffffu);
+  EXPECT_EQ(word[3], 0xffffffffu);
+  // Out of range: refused, nothing lost.
+  EXPECT_FALSE(dev.read(dev.info().memBase + dev.info().memSize - 4, word, 8));
+  EXPECT_FALSE(dev.write(0x1000, word, 4));
+  // Mapped memory aliases device memory both ways.
+  auto *host = static_cast<uint32_t *>(dev.hostWindow(a, 16));
+  ASSERT_NE(host, nullptr);
+  EXPECT_EQ(host[0], 0x1234u);
+  host[0] = 0xabcdef01u;
+  ASSERT_TRUE(dev.read(a, word, 4));
+  EXPECT_EQ(word[0], 0xabcdef01u);
+  uint64_t t0 = dev.cycles(), t1 = dev.cycles();
+  EXPECT_LE(t0, t1);
+  dev.synchronize();
+  // A launch the device must refuse comes back as InvalidLaunch with a reason.
+  LaunchParams p;
+  p.kernelName = "impossible";
+  p.codeBase = a;
+  p.codeSize = 64;
+  p.block = {4096, 1, 1};
+  LaunchOutcome r = dev.launch(p);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::InvalidLaunch);
+  EXPECT_FALSE(r.fault->description.empty());
+}
+
+TEST(DeviceProtocol, InProcessDevice) {
+  ::unsetenv("WARPFORGE_SERVER");
+  std::string error;
+  auto dev = openDevice("func", "default", error);
+  ASSERT_TRUE(dev) << error;
+  EXPECT_EQ(dev->info().kind, "func");
+  EXPECT_EQ(dev->info().memBase, isa::kGlobalBase);
+  exerciseDevice(*dev);
+  uint64_t a = dev->allocate(4096, 4096);
+  ASSERT_TRUE(dev->fill(a, 0x77, 4096));
+  dev->reset();
+  uint8_t b = 1;
+  ASSERT_TRUE(dev->read(a, &b, 1));
+  EXPECT_EQ(b, 0) << "cudaDeviceReset leaves memory zeroed";
+}
+
+TEST(DeviceProtocol, BoardServerServesProgramsInTurn) {
+  std::string path = tempSocket("board");
+  board::ServerOptions options;
+  options.config = "tiny";
+  options.socketPath = path;
+  options.maxClients = 2;
+  options.quiet = true;
+  int status = -1;
+  std::thread server([&] { status = board::serve(options); });
+  waitForServer(path);
+  ::setenv("WARPFORGE_SERVER", path.c_str(), 1);
+  ::unsetenv("WARPFORGE_CONFIG");
+  ::unsetenv("WARPFORGE_DEVICE");
+  uint64_t marked = 0;
+  {
+    std::string error;
+    auto dev = openDevice("func", "default", error); // the server's configuration wins
+    ASSERT_TRUE(dev) << error;
+    EXPECT_EQ(dev->info().config.name, "tiny");
+    EXPECT_EQ(dev->info().kind, "func");
+    exerciseDevice(*dev);
+    marked = dev->allocate(64, 256);
+    ASSERT_TRUE(dev->fill(marked, 0x42, 64));
+  }
+  {
+    std::string error;
+    auto dev = openDevice("func", "default", error);
+    ASSERT_TRUE(dev) << error;
+    uint8_t b = 1;
+    ASSERT_TRUE(dev->read(marked, &b, 1));
+    EXPECT_EQ(b, 0) << "a program must not see the previous program's memory";
+  }
+  server.join();
+  EXPECT_EQ(status, 0);
+  EXPECT_FALSE(std::filesystem::exists(path));
+  ::unsetenv("WARPFORGE_SERVER");
+}
+
+TEST(DeviceProtocol, MissingServerIsAClearError) {
+  ::setenv("WARPFORGE_SERVER", tempSocket("absent").c_str(), 1);
+  std::string error;
+  EXPECT_FALSE(openDevice("func", "default", error));
+  EXPECT_NE(error.find("warpforge board"), std::string::npos) << error;
+  ::unsetenv("WARPFORGE_SERVER");
+}
+
+TEST(DeviceProtocol, ServerMismatchIsAClearError) {
+  std::string path = tempSocket("mismatch");
+  board::ServerOptions options;
+  options.config = "tiny";
+  options.socketPath = path;
+  options.maxClients = 1;
+  options.quiet = true;
+  std::thread server([&] { board::serve(options); });
+  waitForServer(path);
+  ::setenv("WARPFORGE_SERVER", path.c_str(), 1);
+  ::setenv("WARPFORGE_CONFIG", "large", 1);
+  std::string error;
+  EXPECT_FALSE(openDevice("func", "large", error));
+  EXPECT_NE(error.find("tiny"), std::string::npos) << error;
+  server.join();
+  ::unsetenv("WARPFORGE_SERVER");
+  ::unsetenv("WARPFORGE_CONFIG");
+}
+
+TEST(DeviceProtocol, LostServerIsReportedNotFatal) {
+  std::string path = tempSocket("lost");
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    board::ServerOptions options;
+    options.config = "tiny";
+    options.socketPath = path;
+    options.quiet = true;
+    std::_Exit(board::serve(options));
+  }
+  waitForServer(path);
+  ::setenv("WARPFORGE_SERVER", path.c_str(), 1);
+  std::string error;
+  auto dev = openDevice("func", "default", error);
+  ::unsetenv("WARPFORGE_SERVER");
+  ASSERT_TRUE(dev) << error;
+  uint64_t a = dev->allocate(256, 256);
+  uint32_t v = 5;
+  ASSERT_TRUE(dev->write(a, &v, 4));
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  EXPECT_FALSE(dev->write(a, &v, 4));
+  LaunchParams p;
+  p.kernelName = "k";
+  LaunchOutcome r = dev->launch(p);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::InvalidLaunch);
+  EXPECT_NE(r.fault->description.find("lost the device"), std::string::npos)
+      << r.fault->description;
+  std::filesystem::remove(path);
+}
+
+} // namespace
+} // namespace wf::rt
