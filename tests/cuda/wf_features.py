@@ -124,6 +124,18 @@ def read_results(results_dir):
                 if len(cols) >= 2:
                     status[cols[0].strip()] = cols[1].strip()
         results[device] = status
+    # A device with no results file of its own but results for routes (DEVICE-ROUTE files) passes a
+    # program only when every route passes it: the device column means "all routes".
+    routes = {}
+    for name in results:
+        if "-" in name:
+            routes.setdefault(name.split("-", 1)[0], []).append(results[name])
+    for device, per_route in routes.items():
+        if device in results:
+            continue
+        names = set().union(*(r.keys() for r in per_route))
+        results[device] = {n: ("PASS" if all(r.get(n) == "PASS" for r in per_route) else "FAIL")
+                           for n in names}
     return results
 
 
@@ -157,8 +169,10 @@ def render(features, programs, results, devices, out_path):
         "",
         "Columns: `func`, `cycle` and `rtl` are the devices with every route of the corpus (clang with `warpforge",
         "run`, nvcc with the drop-in libcudart, the driver API); a column named `DEVICE-ROUTE` counts one route only",
-        "(`func-nvcc`: nvcc-built programs with Warpforge's libcudart on the functional emulator, recorded by",
-        "`tests/cuda/collect_results.sh`).",
+        "(`func-clang`: `warpforge run`; `func-nvcc`: nvcc-built programs with Warpforge's libcudart; `func-driver`:",
+        "the same executables with their kernels loaded and launched through the driver API; each recorded by",
+        "`tests/cuda/collect_results.sh`). A device column with route columns passes a program only when every",
+        "route does.",
         "",
         "## Summary",
         "",

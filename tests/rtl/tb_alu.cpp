@@ -2,19 +2,18 @@
 // operands (directed phase), then --vectors random operand sets per opcode, issued with random
 // bubbles and back-to-back bursts; the latency is checked to be the ISA table's.
 #include "Vwf_alu.h"
-#include "common/tb_util.h"
+#include "common/tb_op_bench.h"
 #include "warpforge/hls/intops.h"
 
 #include <array>
 #include <cstdio>
 #include <map>
-#include <memory>
 #include <string>
+#include <vector>
 
 namespace {
 
 using wf::isa::Opcode;
-using wf::rtl::SimCtrl;
 using wf::rtl::SimExtension;
 using namespace wf::rtl::tb;
 namespace hls = wf::hls;
@@ -213,29 +212,8 @@ void reference(const Inst &inst, const LaneIn &in, uint32_t &res, bool &pred, bo
 
 // Modifier combinations of an opcode: every encoding of every enumerated modifier (flags: 0/1).
 std::vector<Inst> modifier_variants(Opcode op, Rng &rng) {
-  std::vector<Inst> out{Inst(op)};
+  std::vector<Inst> out = mod_variants({Inst(op)});
   const auto &info = wf::isa::opInfo(op);
-  for (unsigned m = 0; m < info.numMods; ++m) {
-    const auto name = info.mods[m].name;
-    unsigned count = 1u << info.mods[m].field.width;
-    // Valid encodings only for enumerations with fewer values than their field holds.
-    if (op == Opcode::ISETP && name == "cmp")
-      count = 6;
-    if (op == Opcode::ISETP && name == "bop")
-      count = 3;
-    if (op == Opcode::ISETP_I && name == "cmp")
-      count = 6;
-    if (op == Opcode::LOP_I && name == "fn")
-      count = 3;
-    if (op == Opcode::PRMT && name == "mode")
-      count = 7;
-    std::vector<Inst> next;
-    for (const auto &base : out) {
-      for (unsigned v = 0; v < count; ++v)
-        next.push_back(Inst(base).mod(name, v));
-    }
-    out = std::move(next);
-  }
   // Operand fields that act as modifiers: truth tables and predicate negations.
   for (auto &inst : out) {
     for (unsigned o = 0; o < info.numOperands; ++o) {
@@ -377,28 +355,23 @@ private:
     constexpr unsigned n = sizeof(kEdge) / sizeof(kEdge[0]);
     for (Opcode op : kOps) {
       for (const Inst &inst : modifier_variants(op, rng_)) {
-        std::array<LaneIn, kLanes> lanes{};
-        unsigned fill = 0;
-        for (unsigned i = 0; i < n; ++i) {
-          for (unsigned j = 0; j < n; ++j) {
-            LaneIn in;
-            in.a = kEdge[i];
-            in.b = kEdge[j];
-            in.c = kEdge[(i + j) % n];
-            in.a_hi = kEdge[(i * 3 + j) % n];
-            in.b_hi = (i + j) % 3 == 0 ? in.a_hi : kEdge[(j * 5 + i) % n];
-            in.pa = (i ^ j) & 1;
-            in.pb = (i >> 1) & 1;
-            in.pc = j & 1;
-            lanes[fill++] = in;
-            if (fill == kLanes) {
+        pack_lanes(
+            std::array<LaneIn, kLanes>{}, kLanes, n * n,
+            [&](std::array<LaneIn, kLanes> &lanes, unsigned l, size_t k) {
+              const unsigned i = static_cast<unsigned>(k) / n, j = static_cast<unsigned>(k) % n;
+              LaneIn &in = lanes[l];
+              in.a = kEdge[i];
+              in.b = kEdge[j];
+              in.c = kEdge[(i + j) % n];
+              in.a_hi = kEdge[(i * 3 + j) % n];
+              in.b_hi = (i + j) % 3 == 0 ? in.a_hi : kEdge[(j * 5 + i) % n];
+              in.pa = (i ^ j) & 1;
+              in.pb = (i >> 1) & 1;
+              in.pc = j & 1;
+            },
+            [&](const std::array<LaneIn, kLanes> &lanes) {
               directed_.push_back(make(inst, lanes));
-              fill = 0;
-            }
-          }
-        }
-        if (fill != 0)
-          directed_.push_back(make(inst, lanes));
+            });
       }
     }
   }
@@ -429,12 +402,4 @@ private:
 
 } // namespace
 
-int main(int argc, char **argv) {
-  SimCtrl<Vwf_alu> sim(argc, argv, "wf_alu");
-  AluBench bench(sim.top(), sim.options());
-  sim.add_extension(bench);
-  sim.reset();
-  const bool ok = sim.run();
-  sim.finish();
-  return ok ? 0 : 1;
-}
+int main(int argc, char **argv) { return run_bench<Vwf_alu, AluBench>(argc, argv, "wf_alu"); }

@@ -3,10 +3,11 @@
 // --vectors random operand sets per opcode with edge classes, sparse significands (exact ties)
 // and near-cancelling addends; random bubbles and back-to-back issue; latency from the ISA table.
 #include "Vwf_fma.h"
-#include "common/tb_util.h"
+#include "common/tb_op_bench.h"
 #include "warpforge/hls/fp32.h"
 
 #include <array>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -87,81 +88,31 @@ void reference(const Inst &inst, uint32_t a, uint32_t b, uint32_t c, bool pc, ui
     res = hls::fsat32(res);
 }
 
-// Every combination of the opcode's modifiers (enumerations: their valid encodings).
-std::vector<Inst> variants(Opcode op) {
-  std::vector<Inst> out{Inst(op)};
-  const auto &info = wf::isa::opInfo(op);
-  for (unsigned m = 0; m < info.numMods; ++m) {
-    const auto name = info.mods[m].name;
-    unsigned count = 1u << info.mods[m].field.width;
-    if (name == "cmp")
-      count = 14;
-    if (name == "bop")
-      count = 3;
-    std::vector<Inst> next;
-    for (const auto &base : out) {
-      for (unsigned v = 0; v < count; ++v)
-        next.push_back(Inst(base).mod(name, v));
-    }
-    out = std::move(next);
-  }
-  return out;
-}
-
-class FmaBench : public FixedLatencyBench<Vwf_fma, Txn> {
+class FmaBench : public OpBench<Vwf_fma, Txn> {
 public:
   FmaBench(Vwf_fma &top, const wf::rtl::SimOptions &o)
-      : FixedLatencyBench(top, "wf_fma", o.seed, kLanes), vectors_(o.vectors) {
+      : OpBench(top, "wf_fma", o, kLanes, std::size(kOps)) {
+    // Every combination of each opcode's modifiers.
     for (Opcode op : kOps)
-      variants_.push_back(variants(op));
+      variants_.push_back(mod_variants({Inst(op)}));
     // Directed: each modifier combination on pairs of the edge classes.
     static constexpr uint32_t kEdge[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu,
                                          0x00800000u, 0x3f800000u, 0xbf800000u, 0x7f7fffffu,
                                          0xff800000u, 0x7f800000u, 0x7fc00001u, 0xff800001u,
                                          0x33800000u, 0x4b000001u, 0x3f800001u, 0x0c800000u};
-    constexpr unsigned n = sizeof(kEdge) / sizeof(kEdge[0]);
     for (size_t k = 0; k < variants_.size(); ++k) {
       for (const Inst &inst : variants_[k]) {
         // Every (a, b) edge pair for two-operand forms is too many for FSETP x 14 x 3 x 2 and
-        // the FMA forms' 2^7 modifier sets; cover all pairs for the default modifiers and a
-        // rotating subset of pairs for the others.
-        const bool full = inst.word() == Inst(kOps[k]).word();
-        unsigned count = 0;
-        Txn t;
-        t.inst = inst;
-        unsigned fill = 0;
-        for (unsigned i = 0; i < n; ++i) {
-          for (unsigned j = 0; j < n; ++j) {
-            if (!full && ((i * n + j + count++) % 7) != 0)
-              continue;
-            t.a[fill] = kEdge[i];
-            t.b[fill] = kEdge[j];
-            t.c[fill] = kEdge[(i * 7 + j * 3) % n];
-            t.pc[fill] = (i + j) & 1;
-            if (++fill == kLanes) {
-              directed_.push_back(finish(t));
-              fill = 0;
-            }
-          }
-        }
-        if (fill)
-          directed_.push_back(finish(t));
+        // the FMA forms' 2^7 modifier sets; cover all pairs for the default modifiers and every
+        // seventh pair for the others.
+        add_edge_pairs(inst, kEdge, inst.word() == Inst(kOps[k]).word() ? 1 : 7);
       }
     }
   }
 
 protected:
-  bool next(Txn &t) override {
-    if (pos_ < directed_.size()) {
-      t = directed_[pos_++];
-      return true;
-    }
-    const uint64_t per_op = (vectors_ + kLanes - 1) / kLanes;
-    const uint64_t nops = sizeof(kOps) / sizeof(kOps[0]);
-    if (random_ >= per_op * nops)
-      return false;
-    const unsigned k = static_cast<unsigned>(random_ % nops);
-    ++random_;
+  Txn random_txn(unsigned k) override {
+    Txn t;
     const auto &v = variants_[k];
     t.inst = v[rng_.below(static_cast<uint32_t>(v.size()))];
     for (unsigned l = 0; l < kLanes; ++l) {
@@ -174,54 +125,35 @@ protected:
         t.c[l] = rng_.f32_near(hls::fmul32(t.a[l], t.b[l], hls::RoundMode::RZ, false));
       }
     }
-    t = finish(t);
-    return true;
-  }
-
-  void apply(Vwf_fma &top, const Txn &t) override {
-    top.inst_i = t.inst.word();
-    for (unsigned l = 0; l < kLanes; ++l) {
-      set_lane32(top.a_i, l, t.a[l]);
-      set_lane32(top.b_i, l, t.b[l]);
-      set_lane32(top.c_i, l, t.c[l]);
-      set_bit(top.pc_i, l, t.pc[l]);
-    }
-  }
-
-  bool check(const Vwf_fma &top, const Txn &t) override {
-    bool ok = true;
-    const bool setp = t.inst.op() == Opcode::FSETP;
-    for (unsigned l = 0; l < kLanes; ++l) {
-      const uint32_t res = get_lane32(top.res_o, l);
-      const bool pred = get_bit(top.pred_o, l);
-      if (setp ? pred != t.pred[l] : res != t.res[l]) {
-        ok = false;
-        log_.report("wf_fma: %s inst=%016llx lane %u a=%08x b=%08x c=%08x pc=%d: %08x/%d, "
-                    "expected %08x/%d\n",
-                    std::string(t.inst.name()).c_str(),
-                    static_cast<unsigned long long>(t.inst.word()), l, t.a[l], t.b[l], t.c[l],
-                    t.pc[l], res, pred, t.res[l], t.pred[l]);
-      }
-    }
-    return ok;
-  }
-
-  unsigned latency(const Txn &t) const override { return latency_of(t.inst.op()); }
-  std::string key(const Txn &t) const override { return std::string(t.inst.name()); }
-
-private:
-  static Txn finish(Txn t) {
-    for (unsigned l = 0; l < kLanes; ++l) {
-      reference(t.inst, t.a[l], t.b[l], t.c[l], t.pc[l], t.res[l], t.pred[l]);
-    }
     return t;
   }
 
-  uint64_t vectors_;
+  void expect(Txn &t) const override {
+    for (unsigned l = 0; l < kLanes; ++l)
+      reference(t.inst, t.a[l], t.b[l], t.c[l], t.pc[l], t.res[l], t.pred[l]);
+  }
+
+  void apply_lane(Vwf_fma &top, const Txn &t, unsigned l) override {
+    set_lane32(top.a_i, l, t.a[l]);
+    set_lane32(top.b_i, l, t.b[l]);
+    set_lane32(top.c_i, l, t.c[l]);
+    set_bit(top.pc_i, l, t.pc[l]);
+  }
+
+  bool check_lane(const Vwf_fma &top, const Txn &t, unsigned l) override {
+    const uint32_t res = get_lane32(top.res_o, l);
+    const bool pred = get_bit(top.pred_o, l);
+    if (t.inst.op() == Opcode::FSETP ? pred == t.pred[l] : res == t.res[l])
+      return true;
+    log_.report("wf_fma: %s inst=%016llx lane %u a=%08x b=%08x c=%08x pc=%d: %08x/%d, "
+                "expected %08x/%d\n",
+                std::string(t.inst.name()).c_str(), static_cast<unsigned long long>(t.inst.word()),
+                l, t.a[l], t.b[l], t.c[l], t.pc[l], res, pred, t.res[l], t.pred[l]);
+    return false;
+  }
+
+private:
   std::vector<std::vector<Inst>> variants_;
-  std::vector<Txn> directed_;
-  size_t pos_ = 0;
-  uint64_t random_ = 0;
 };
 
 } // namespace

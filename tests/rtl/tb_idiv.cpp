@@ -3,7 +3,7 @@
 // Requests arrive at random times and wait while ready_o is low (stalls); every accepted
 // operation must finish exactly the ISA latency later.
 #include "Vwf_idiv.h"
-#include "common/tb_util.h"
+#include "common/tb_op_bench.h"
 #include "warpforge/hls/intops.h"
 
 #include <array>
@@ -72,19 +72,13 @@ public:
       for (unsigned ty = 0; ty < 4; ++ty) {
         Txn t;
         t.inst = Inst(op).mod("ty", ty);
-        unsigned fill = 0;
-        for (unsigned i = 0; i < n; ++i) {
-          for (unsigned j = 0; j < n; ++j) {
-            t.a[fill] = kEdge[i];
-            t.b[fill] = kEdge[j];
-            if (++fill == kLanes) {
-              queue_.push_back(finish(t));
-              fill = 0;
-            }
-          }
-        }
-        if (fill)
-          queue_.push_back(finish(t));
+        pack_lanes(
+            t, kLanes, n * n,
+            [&](Txn &t, unsigned l, size_t k) {
+              t.a[l] = kEdge[k / n];
+              t.b[l] = kEdge[k % n];
+            },
+            [&](const Txn &t) { queue_.push_back(finish(t)); });
       }
     }
     // The random operations: vectors per (opcode, type), in lanes.

@@ -1,10 +1,11 @@
 // wf_imul against the multiply reference: every IMUL-unit opcode and type on edge operands, then
 // --vectors random operand sets per opcode; latency checked against the ISA table.
 #include "Vwf_imul.h"
-#include "common/tb_util.h"
+#include "common/tb_op_bench.h"
 #include "warpforge/hls/intops.h"
 
 #include <array>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -51,10 +52,10 @@ uint64_t reference(const Inst &inst, uint32_t a, uint32_t b, uint32_t c, uint32_
   }
 }
 
-class ImulBench : public FixedLatencyBench<Vwf_imul, Txn> {
+class ImulBench : public OpBench<Vwf_imul, Txn> {
 public:
   ImulBench(Vwf_imul &top, const wf::rtl::SimOptions &o)
-      : FixedLatencyBench(top, "wf_imul", o.seed, kLanes), vectors_(o.vectors) {
+      : OpBench(top, "wf_imul", o, kLanes, std::size(kOps)) {
     static constexpr uint32_t kEdge[] = {0u,          1u,          2u,          0xffffffffu,
                                          0x7fffffffu, 0x80000000u, 0x80000001u, 0x0001ffffu,
                                          0x00020000u, 0xfffe0000u, 0x12345678u, 0xdeadbeefu};
@@ -70,88 +71,58 @@ public:
           for (uint32_t y : kEdge)
             sets.push_back({x, y, x ^ y, ~x});
         }
-        for (size_t i = 0; i < sets.size(); i += kLanes) {
-          Txn t;
-          t.inst = inst;
-          for (unsigned l = 0; l < kLanes; ++l) {
-            const auto &s = sets[(i + l) % sets.size()];
-            t.a[l] = s[0], t.b[l] = s[1], t.c[l] = s[2], t.c_hi[l] = s[3];
-          }
-          directed_.push_back(finish(t));
-        }
+        // Whole transactions only: the last one wraps around to the first sets.
+        Txn t;
+        t.inst = inst;
+        add_directed(t, (sets.size() + kLanes - 1) / kLanes * kLanes,
+                     [&](Txn &t, unsigned l, size_t i) {
+                       const auto &s = sets[i % sets.size()];
+                       t.a[l] = s[0], t.b[l] = s[1], t.c[l] = s[2], t.c_hi[l] = s[3];
+                     });
       }
     }
   }
 
 protected:
-  bool next(Txn &t) override {
-    if (pos_ < directed_.size()) {
-      t = directed_[pos_++];
-      return true;
-    }
-    const uint64_t per_op = (vectors_ + kLanes - 1) / kLanes;
-    const uint64_t nops = sizeof(kOps) / sizeof(kOps[0]);
-    if (random_ >= per_op * nops)
-      return false;
-    Inst inst(kOps[random_ % nops]);
-    ++random_;
-    if (inst.has_mod("ty"))
-      inst.mod("ty", rng_.below(2));
-    t.inst = inst;
+  Txn random_txn(unsigned k) override {
+    Txn t;
+    t.inst = Inst(kOps[k]);
+    if (t.inst.has_mod("ty"))
+      t.inst.mod("ty", rng_.below(2));
     for (unsigned l = 0; l < kLanes; ++l) {
       t.a[l] = rng_.int32();
       t.b[l] = rng_.int32();
       t.c[l] = rng_.int32();
       t.c_hi[l] = rng_.int32();
     }
-    t = finish(t);
-    return true;
-  }
-
-  void apply(Vwf_imul &top, const Txn &t) override {
-    top.inst_i = t.inst.word();
-    for (unsigned l = 0; l < kLanes; ++l) {
-      set_lane32(top.a_i, l, t.a[l]);
-      set_lane32(top.b_i, l, t.b[l]);
-      set_lane32(top.c_i, l, t.c[l]);
-      set_lane32(top.c_hi_i, l, t.c_hi[l]);
-    }
-  }
-
-  bool check(const Vwf_imul &top, const Txn &t) override {
-    bool ok = true;
-    for (unsigned l = 0; l < kLanes; ++l) {
-      const uint64_t got = get_lane32(top.res_o, l) |
-                           (t.wide ? static_cast<uint64_t>(get_lane32(top.res_hi_o, l)) << 32 : 0);
-      if (got != t.expect[l]) {
-        ok = false;
-        log_.report("wf_imul: %s inst=%016llx lane %u a=%08x b=%08x c=%08x chi=%08x: %016llx, "
-                    "expected %016llx\n",
-                    std::string(t.inst.name()).c_str(),
-                    static_cast<unsigned long long>(t.inst.word()), l, t.a[l], t.b[l], t.c[l],
-                    t.c_hi[l], static_cast<unsigned long long>(got),
-                    static_cast<unsigned long long>(t.expect[l]));
-      }
-    }
-    return ok;
-  }
-
-  unsigned latency(const Txn &t) const override { return latency_of(t.inst.op()); }
-  std::string key(const Txn &t) const override { return std::string(t.inst.name()); }
-
-private:
-  static Txn finish(Txn t) {
-    t.wide = t.inst.op() == Opcode::IMULWIDE || t.inst.op() == Opcode::IMADWIDE;
-    for (unsigned l = 0; l < kLanes; ++l) {
-      t.expect[l] = reference(t.inst, t.a[l], t.b[l], t.c[l], t.c_hi[l]);
-    }
     return t;
   }
 
-  uint64_t vectors_;
-  std::vector<Txn> directed_;
-  size_t pos_ = 0;
-  uint64_t random_ = 0;
+  void expect(Txn &t) const override {
+    t.wide = t.inst.op() == Opcode::IMULWIDE || t.inst.op() == Opcode::IMADWIDE;
+    for (unsigned l = 0; l < kLanes; ++l)
+      t.expect[l] = reference(t.inst, t.a[l], t.b[l], t.c[l], t.c_hi[l]);
+  }
+
+  void apply_lane(Vwf_imul &top, const Txn &t, unsigned l) override {
+    set_lane32(top.a_i, l, t.a[l]);
+    set_lane32(top.b_i, l, t.b[l]);
+    set_lane32(top.c_i, l, t.c[l]);
+    set_lane32(top.c_hi_i, l, t.c_hi[l]);
+  }
+
+  bool check_lane(const Vwf_imul &top, const Txn &t, unsigned l) override {
+    const uint64_t got = get_lane32(top.res_o, l) |
+                         (t.wide ? static_cast<uint64_t>(get_lane32(top.res_hi_o, l)) << 32 : 0);
+    if (got == t.expect[l])
+      return true;
+    log_.report("wf_imul: %s inst=%016llx lane %u a=%08x b=%08x c=%08x chi=%08x: %016llx, "
+                "expected %016llx\n",
+                std::string(t.inst.name()).c_str(), static_cast<unsigned long long>(t.inst.word()),
+                l, t.a[l], t.b[l], t.c[l], t.c_hi[l], static_cast<unsigned long long>(got),
+                static_cast<unsigned long long>(t.expect[l]));
+    return false;
+  }
 };
 
 } // namespace

@@ -250,6 +250,59 @@ public:
       return (x & 0xff800000u) | (u32() & 0x7fffffu);
     }
   }
+  // FP64 operand: the classes of f32() for binary64, plus exponents whose products land near the
+  // subnormal range (biased 470-560) or the overflow edge (1490-1560).
+  uint64_t f64() {
+    static constexpr uint64_t kEdges[] = {
+        0x0000000000000000ull, 0x0000000000000001ull, 0x0000000000000002ull,
+        0x000fffffffffffffull, 0x0008000000000000ull, 0x0010000000000000ull,
+        0x0010000000000001ull, 0x001fffffffffffffull, 0x3ff0000000000000ull,
+        0x3ff0000000000001ull, 0x3fefffffffffffffull, 0x3ff8000000000000ull,
+        0x4000000000000000ull, 0x7fefffffffffffffull, 0x7feffffffffffffeull,
+        0x7fe0000000000000ull, 0x7ff0000000000000ull, 0x7ff8000000000000ull,
+        0x7ff0000000000001ull, 0x7fffffffffffffffull, 0x3ca0000000000000ull,
+        0x3cb0000000000000ull, 0x0360000000000000ull, 0x1ff0000000000000ull};
+    const uint64_t sign = chance(50) ? 0x8000000000000000ull : 0;
+    constexpr uint64_t kFrac = 0x000fffffffffffffull;
+    switch (below(12)) {
+    case 0:
+    case 1:
+      return sign | kEdges[below(sizeof(kEdges) / sizeof(kEdges[0]))];
+    case 2:
+      return sign | (u64() & (kFrac >> below(52))); // subnormal, of any size
+    case 3: {                                       // sparse
+      uint64_t frac = 0;
+      for (unsigned i = below(4); i > 0; --i)
+        frac |= 1ull << below(52);
+      return sign | (static_cast<uint64_t>(1 + below(2046)) << 52) | frac;
+    }
+    case 4:
+      return sign | (static_cast<uint64_t>(below(60) + (chance(50) ? 0 : 1988)) << 52) |
+             (u64() & kFrac);
+    case 5:
+      return sign | (static_cast<uint64_t>(1000 + below(50)) << 52) | (u64() & kFrac);
+    case 6:
+      return sign | (static_cast<uint64_t>(470 + below(90)) << 52) | (u64() & kFrac);
+    case 7:
+      return sign | (static_cast<uint64_t>(1490 + below(70)) << 52) | (u64() & kFrac);
+    default:
+      return u64();
+    }
+  }
+  // An FP64 value near x (same exponent region, a few ulps or a sparse change away).
+  uint64_t f64_near(uint64_t x) {
+    constexpr uint64_t kSign = 0x8000000000000000ull;
+    switch (below(4)) {
+    case 0:
+      return x ^ kSign;
+    case 1:
+      return (x ^ kSign) + below(5) - 2;
+    case 2:
+      return x + (1ull << below(53));
+    default:
+      return (x & 0xfff0000000000000ull) | (u64() & 0x000fffffffffffffull);
+    }
+  }
   uint64_t int64() {
     switch (below(6)) {
     case 0:
@@ -352,8 +405,11 @@ public:
     top_.valid_i = 0;
     if (done_issuing_)
       return;
-    // Alternate between bursts of back-to-back issue and sparse issue.
+    // Alternate between bursts of back-to-back issue and sparse issue; a unit that is not ready
+    // (can_issue) stalls the issue.
     if ((cycle / 64) % 3 != 0 && !rng_.chance(40))
+      return;
+    if (!can_issue())
       return;
     Txn t;
     if (!next(t)) {
@@ -388,6 +444,8 @@ protected:
   virtual bool check(const Top &top, const Txn &t) = 0;
   virtual unsigned latency(const Txn &t) const = 0;
   virtual std::string key(const Txn &t) const = 0;
+  // Units with ready_o (multi-cycle issue) accept an operation only when it is high.
+  virtual bool can_issue() const { return true; }
 
   Top &top_;
   Rng rng_;
