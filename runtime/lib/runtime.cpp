@@ -1,4 +1,5 @@
 #include "warpforge/runtime/runtime.h"
+#include "warpforge/runtime/texture.h"
 
 #include "warpforge/codegen/Codegen.h"
 #include "warpforge/ptx/Parser.h"
@@ -720,6 +721,7 @@ void Runtime::reset() {
   }
   deviceAllocs_.clear();
   managed_.clear();
+  forgetTextures();
   for (auto &[p, a] : hostAllocs_)
     if (!a.device && !a.registered)
       std::free(reinterpret_cast<void *>(p));

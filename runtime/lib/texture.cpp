@@ -140,6 +140,12 @@ Error objectDestroy(uint64_t handle, bool surface) {
   return Error::cudaSuccess;
 }
 
+void forgetTextures() {
+  std::lock_guard lock(gMutex);
+  gArrays.clear();
+  gObjects.clear();
+}
+
 bool isObject(uint64_t handle, bool surface) {
   std::lock_guard lock(gMutex);
   auto it = gObjects.find(handle);

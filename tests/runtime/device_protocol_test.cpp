@@ -3,6 +3,8 @@
 #include "warpforge/isa/config.gen.h"
 #include "warpforge/runtime/board_server.h"
 #include "warpforge/runtime/device.h"
+#include "warpforge/runtime/runtime.h"
+#include "warpforge/runtime/texture.h"
 
 #include <gtest/gtest.h>
 
@@ -185,6 +187,32 @@ TEST(DeviceProtocol, LostServerIsReportedNotFatal) {
   EXPECT_NE(r.fault->description.find("lost the device"), std::string::npos)
       << r.fault->description;
   std::filesystem::remove(path);
+}
+
+} // namespace
+} // namespace wf::rt
+
+namespace wf::rt {
+namespace {
+
+TEST(DeviceReset, ArraysAndTextureObjectsDoNotOutliveIt) {
+  ::unsetenv("WARPFORGE_SERVER");
+  Runtime &r = Runtime::get();
+  ASSERT_EQ(r.ensureDevice(), Error::cudaSuccess);
+  ArrayInfo shape;
+  shape.width = 16;
+  shape.height = 4;
+  ArrayInfo *array = nullptr;
+  ASSERT_EQ(arrayCreate(shape, array), Error::cudaSuccess);
+  ASSERT_EQ(findArray(array), array);
+  isa::dev::TexDesc desc{};
+  uint64_t handle = 0;
+  ASSERT_EQ(objectCreate(desc, handle), Error::cudaSuccess);
+  EXPECT_TRUE(isObject(handle, false));
+  r.reset();
+  EXPECT_EQ(findArray(array), nullptr) << "an array handle must die with cudaDeviceReset";
+  EXPECT_FALSE(isObject(handle, false));
+  EXPECT_EQ(objectDestroy(handle, false), Error::cudaErrorInvalidValue);
 }
 
 } // namespace

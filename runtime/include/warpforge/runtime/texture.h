@@ -53,5 +53,8 @@ Error objectCreate(const isa::dev::TexDesc &d, uint64_t &handle);
 Error objectDestroy(uint64_t handle, bool surface);
 /// True when `handle` is a live object of that kind.
 bool isObject(uint64_t handle, bool surface);
+/// Forgets every array and object (cudaDeviceReset: their device memory is gone); their handles
+/// become invalid.
+void forgetTextures();
 
 } // namespace wf::rt
