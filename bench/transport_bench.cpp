@@ -49,7 +49,8 @@ static void measure(const char *label, Device &dev) {
 }
 
 int main() {
-  std::printf("| transport | host to device GB/s | device to host GB/s | command round trip us |\n");
+  std::printf(
+      "| transport | host to device GB/s | device to host GB/s | command round trip us |\n");
   std::printf("| --- | --- | --- | --- |\n");
   ::unsetenv("WARPFORGE_SERVER");
   std::string error;

@@ -28,7 +28,8 @@ inline uint64_t addr(const void *p) { return reinterpret_cast<uint64_t>(p); }
 /// Opens the device on first use; every call fails with the sticky error after a device fault.
 #define REQUIRE_DEVICE()                                                                           \
   do {                                                                                             \
-    if (::wf::rt::Error e_ = ::wf::cudart::rt().ensureDevice(); e_ != ::wf::rt::Error::cudaSuccess) \
+    if (::wf::rt::Error e_ = ::wf::cudart::rt().ensureDevice();                                    \
+        e_ != ::wf::rt::Error::cudaSuccess)                                                        \
       RETURN(e_);                                                                                  \
     if (::wf::cudart::rt().sticky() != ::wf::rt::Error::cudaSuccess)                               \
       RETURN(::wf::cudart::rt().sticky());                                                         \

@@ -30,8 +30,8 @@ struct CUctx_st {
   int refs = 0;
 };
 struct CUmod_st {
-  std::string image;                 ///< a private copy of what was loaded
-  uint32_t wrapper[4] = {};          ///< a clang-style wrapper pointing at `image`
+  std::string image;        ///< a private copy of what was loaded
+  uint32_t wrapper[4] = {}; ///< a clang-style wrapper pointing at `image`
   wf::rt::ModuleRecord *record = nullptr;
   std::map<std::string, std::unique_ptr<struct CUfunc_st>> functions;
   bool unloaded = false;
@@ -306,7 +306,8 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
   if (CUresult r = validDevice(dev))
     return r;
   // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR (75, 76).
-  if (CUresult r = viaRuntime([&] { return cudaDeviceGetAttribute(major, cudaDeviceAttr(75), dev); }))
+  if (CUresult r =
+          viaRuntime([&] { return cudaDeviceGetAttribute(major, cudaDeviceAttr(75), dev); }))
     return r;
   return viaRuntime([&] { return cudaDeviceGetAttribute(minor, cudaDeviceAttr(76), dev); });
 }
@@ -568,17 +569,38 @@ CUresult cuFuncGetAttribute(int *value, int attribute, CUfunction f) {
   if (CUresult r = viaRuntime([&] { return cudaFuncGetAttributes(&a, f); }))
     return r;
   switch (attribute) { // CUfunction_attribute
-  case 0: *value = a.maxThreadsPerBlock; return kSuccess;
-  case 1: *value = int(a.sharedSizeBytes); return kSuccess;
-  case 2: *value = int(a.constSizeBytes); return kSuccess;
-  case 3: *value = int(a.localSizeBytes); return kSuccess;
-  case 4: *value = a.numRegs; return kSuccess;
-  case 5: *value = a.ptxVersion; return kSuccess;
-  case 6: *value = a.binaryVersion; return kSuccess;
-  case 7: *value = a.cacheModeCA; return kSuccess;
-  case 8: *value = a.maxDynamicSharedSizeBytes; return kSuccess;
-  case 9: *value = a.preferredShmemCarveout; return kSuccess;
-  default: return kInvalidValue;
+  case 0:
+    *value = a.maxThreadsPerBlock;
+    return kSuccess;
+  case 1:
+    *value = int(a.sharedSizeBytes);
+    return kSuccess;
+  case 2:
+    *value = int(a.constSizeBytes);
+    return kSuccess;
+  case 3:
+    *value = int(a.localSizeBytes);
+    return kSuccess;
+  case 4:
+    *value = a.numRegs;
+    return kSuccess;
+  case 5:
+    *value = a.ptxVersion;
+    return kSuccess;
+  case 6:
+    *value = a.binaryVersion;
+    return kSuccess;
+  case 7:
+    *value = a.cacheModeCA;
+    return kSuccess;
+  case 8:
+    *value = a.maxDynamicSharedSizeBytes;
+    return kSuccess;
+  case 9:
+    *value = a.preferredShmemCarveout;
+    return kSuccess;
+  default:
+    return kInvalidValue;
   }
 }
 
@@ -642,37 +664,43 @@ CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *address, void *host, unsigned
 // cudaMemcpyKind: 1 host to device, 2 device to host, 3 device to device.
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaMemcpy(reinterpret_cast<void *>(dst), src, bytes, cudaMemcpyKind(1)); });
+  return viaRuntime(
+      [&] { return cudaMemcpy(reinterpret_cast<void *>(dst), src, bytes, cudaMemcpyKind(1)); });
 }
 
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaMemcpy(dst, reinterpret_cast<void *>(src), bytes, cudaMemcpyKind(2)); });
+  return viaRuntime(
+      [&] { return cudaMemcpy(dst, reinterpret_cast<void *>(src), bytes, cudaMemcpyKind(2)); });
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
   DRIVER_CALL();
   return viaRuntime([&] {
-    return cudaMemcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src), bytes, cudaMemcpyKind(3));
+    return cudaMemcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src), bytes,
+                      cudaMemcpyKind(3));
   });
 }
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes, CUstream s) {
   DRIVER_CALL();
-  return viaRuntime(
-      [&] { return cudaMemcpyAsync(reinterpret_cast<void *>(dst), src, bytes, cudaMemcpyKind(1), s); });
+  return viaRuntime([&] {
+    return cudaMemcpyAsync(reinterpret_cast<void *>(dst), src, bytes, cudaMemcpyKind(1), s);
+  });
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes, CUstream s) {
   DRIVER_CALL();
-  return viaRuntime(
-      [&] { return cudaMemcpyAsync(dst, reinterpret_cast<void *>(src), bytes, cudaMemcpyKind(2), s); });
+  return viaRuntime([&] {
+    return cudaMemcpyAsync(dst, reinterpret_cast<void *>(src), bytes, cudaMemcpyKind(2), s);
+  });
 }
 
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s) {
   DRIVER_CALL();
   return viaRuntime([&] {
-    return cudaMemcpyAsync(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src), bytes, cudaMemcpyKind(3), s);
+    return cudaMemcpyAsync(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src), bytes,
+                           cudaMemcpyKind(3), s);
   });
 }
 
@@ -753,7 +781,8 @@ CUresult cuEventDestroy_v2(CUevent event) {
 
 } // extern "C"
 
-// --- the driver route: runtime-API programs whose modules load and launch through the driver API ---
+// --- the driver route: runtime-API programs whose modules load and launch through the driver API
+// ---
 
 namespace wf::rt::driver_route {
 
@@ -805,10 +834,14 @@ Error launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args, uint64_t sh
   CUresult r = cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                               unsigned(shared), stream, args, nullptr);
   switch (r) {
-  case kSuccess: return Error::cudaSuccess;
-  case kInvalidValue: return Error::cudaErrorInvalidValue;
-  case kInvalidHandle: return Error::cudaErrorInvalidDeviceFunction;
-  default: return Error(r);
+  case kSuccess:
+    return Error::cudaSuccess;
+  case kInvalidValue:
+    return Error::cudaErrorInvalidValue;
+  case kInvalidHandle:
+    return Error::cudaErrorInvalidDeviceFunction;
+  default:
+    return Error(r);
   }
 }
 

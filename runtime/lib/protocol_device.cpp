@@ -45,8 +45,8 @@ constexpr uint64_t kNoCompletion = ~uint64_t(0);
 
 class ProtocolDevice final : public Device {
 public:
-  ProtocolDevice(std::unique_ptr<Transport> transport, const isa::Config &config,
-                 uint64_t memBase, uint64_t memSize)
+  ProtocolDevice(std::unique_ptr<Transport> transport, const isa::Config &config, uint64_t memBase,
+                 uint64_t memSize)
       : transport_(std::move(transport)), window_(transport_->dmaWindow()),
         staging_(transport_->dmaWindowSize() - kStagingOffset), allocator_(memBase, memSize) {
     info_.kind = transport_->deviceKind();
@@ -140,16 +140,17 @@ public:
     out.threadInsts = c.threadInsts;
     if (ok(c))
       return out;
-    if (c.status != uint32_t(dev::Status::Fault) && c.status != uint32_t(dev::Status::InvalidLaunch)) {
+    if (c.status != uint32_t(dev::Status::Fault) &&
+        c.status != uint32_t(dev::Status::InvalidLaunch)) {
       out.fault = invalid(transport_->lost() ? lostMessage()
                                              : "the device rejected the launch command (status " +
                                                    std::to_string(c.status) + ")");
       return out;
     }
     DeviceFault f;
-    f.kind = c.status == uint32_t(dev::Status::InvalidLaunch) ? FaultKind::InvalidLaunch
+    f.kind = c.status == uint32_t(dev::Status::InvalidLaunch)    ? FaultKind::InvalidLaunch
              : c.faultKind <= uint32_t(FaultKind::InvalidLaunch) ? FaultKind(c.faultKind)
-                                                                  : FaultKind::Trap;
+                                                                 : FaultKind::Trap;
     f.block = {c.faultBlockX, c.faultBlockY, c.faultBlockZ};
     f.thread = {c.faultThreadX, c.faultThreadY, c.faultThreadZ};
     f.pc = c.faultPc;

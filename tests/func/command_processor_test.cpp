@@ -11,8 +11,8 @@ namespace {
 
 namespace dev = isa::dev;
 
-constexpr uint64_t kRing = 0;          // 16 commands
-constexpr uint64_t kRecords = 0x1000;  // one Completion per ring slot
+constexpr uint64_t kRing = 0;         // 16 commands
+constexpr uint64_t kRecords = 0x1000; // one Completion per ring slot
 constexpr uint64_t kDesc = 0x4000;
 constexpr uint64_t kParams = 0x4100;
 constexpr uint64_t kStaging = 0x8000;
@@ -66,8 +66,10 @@ TEST(CommandProcessor, IdentifiesItself) {
   EXPECT_EQ(host.reg(dev::Reg::Magic), dev::kMagic);
   EXPECT_EQ(host.reg(dev::Reg::Version), dev::kVersion);
   EXPECT_EQ(isa::kConfigs[host.reg(dev::Reg::Config)].name, "tiny");
-  uint64_t base = uint64_t(host.reg(dev::Reg::GlobalBaseHi)) << 32 | host.reg(dev::Reg::GlobalBaseLo);
-  uint64_t size = uint64_t(host.reg(dev::Reg::GlobalSizeHi)) << 32 | host.reg(dev::Reg::GlobalSizeLo);
+  uint64_t base =
+      uint64_t(host.reg(dev::Reg::GlobalBaseHi)) << 32 | host.reg(dev::Reg::GlobalBaseLo);
+  uint64_t size =
+      uint64_t(host.reg(dev::Reg::GlobalSizeHi)) << 32 | host.reg(dev::Reg::GlobalSizeLo);
   EXPECT_EQ(base, isa::kGlobalBase);
   EXPECT_EQ(size, uint64_t(config("tiny").globalMemMib) << 20);
   EXPECT_EQ(host.reg(dev::Reg::DmaWindowSize), 1u << 20);
@@ -89,8 +91,8 @@ TEST(CommandProcessor, CopiesAndFillsThroughTheWindow) {
   EXPECT_EQ(host.submit(dev::Op::Fill, 0, b, 0xa5, 64).status, uint32_t(dev::Status::Ok));
   EXPECT_EQ(host.submit(dev::Op::Copy, dev::kFlagDstHost, a, kStaging + 4096, 256).status,
             uint32_t(dev::Status::Ok));
-  EXPECT_EQ(host.window[kStaging + 4096 + 16], 0);       // a[16] = old a[0] = 0
-  EXPECT_EQ(host.window[kStaging + 4096 + 17], 7);       // a[17] = old a[1]
+  EXPECT_EQ(host.window[kStaging + 4096 + 16], 0);                 // a[16] = old a[0] = 0
+  EXPECT_EQ(host.window[kStaging + 4096 + 17], 7);                 // a[17] = old a[1]
   EXPECT_EQ(host.window[kStaging + 4096 + 200], uint8_t(200 * 7)); // past the moved part
   EXPECT_EQ(host.h.read<uint8_t>(b + 63), 0xa5);
   EXPECT_EQ(host.h.read<uint8_t>(b + 64), 0);
@@ -100,9 +102,11 @@ TEST(CommandProcessor, CopiesAndFillsThroughTheWindow) {
 TEST(CommandProcessor, RejectsOutOfRangeArguments) {
   Host host;
   uint64_t end = isa::kGlobalBase + (uint64_t(config("tiny").globalMemMib) << 20);
-  EXPECT_EQ(host.submit(dev::Op::Fill, 0, end - 8, 0, 16).status, uint32_t(dev::Status::BadCommand));
-  EXPECT_EQ(host.submit(dev::Op::Copy, dev::kFlagSrcHost, (1 << 20) - 8, isa::kGlobalBase, 16).status,
+  EXPECT_EQ(host.submit(dev::Op::Fill, 0, end - 8, 0, 16).status,
             uint32_t(dev::Status::BadCommand));
+  EXPECT_EQ(
+      host.submit(dev::Op::Copy, dev::kFlagSrcHost, (1 << 20) - 8, isa::kGlobalBase, 16).status,
+      uint32_t(dev::Status::BadCommand));
   EXPECT_EQ(host.submit(dev::Op::Copy, 0, 0x1000, isa::kGlobalBase, 16).status,
             uint32_t(dev::Status::BadCommand)); // address 0x1000 is not device memory
   EXPECT_EQ(host.submit(dev::Op(0x7f), 0, 0, 0, 0).status, uint32_t(dev::Status::BadCommand));
@@ -123,9 +127,10 @@ TEST(CommandProcessor, BatchedCommandsRunInOrderAndTheRingWraps) {
   }
   EXPECT_EQ(host.completed(), 40u);
   EXPECT_EQ(host.reg(dev::Reg::QueueHead), 40u);
-  EXPECT_EQ(host.h.read<uint8_t>(a), 40);      // the last fill covers byte 0
-  EXPECT_EQ(host.h.read<uint8_t>(a + 63), 1);  // only the first reached byte 63
-  EXPECT_EQ(host.h.read<uint8_t>(a + 30), 34); // fill n covers [0, 64-n): last with 64-n > 30 is n=33
+  EXPECT_EQ(host.h.read<uint8_t>(a), 40);     // the last fill covers byte 0
+  EXPECT_EQ(host.h.read<uint8_t>(a + 63), 1); // only the first reached byte 63
+  EXPECT_EQ(host.h.read<uint8_t>(a + 30),
+            34); // fill n covers [0, 64-n): last with 64-n > 30 is n=33
 }
 
 TEST(CommandProcessor, LaunchesAndReportsCountsAndTimestamps) {

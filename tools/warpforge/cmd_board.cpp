@@ -15,11 +15,13 @@ int runBoard(const std::vector<std::string> &args) {
                "finds the device reset and its memory zeroed.";
   std::string device, config, socket;
   unsigned clients = 0;
-  line.options.add_options()                                                               //
-      ("device", po::value(&device)->default_value("func"), "device model: func")           //
-      ("config", po::value(&config)->default_value("default"), "named configuration")       //
-      ("socket", po::value(&socket), "socket path (default: $XDG_RUNTIME_DIR/warpforge-board.sock)") //
-      ("clients", po::value(&clients)->default_value(0), "exit after serving N programs (0: run until a signal)") //
+  line.options.add_options()                                                          //
+      ("device", po::value(&device)->default_value("func"), "device model: func")     //
+      ("config", po::value(&config)->default_value("default"), "named configuration") //
+      ("socket", po::value(&socket),
+       "socket path (default: $XDG_RUNTIME_DIR/warpforge-board.sock)") //
+      ("clients", po::value(&clients)->default_value(0),
+       "exit after serving N programs (0: run until a signal)") //
       ("quiet", "no per-program log lines");
   po::variables_map values;
   if (!parseCommandLine(args, line, values))

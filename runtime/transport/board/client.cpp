@@ -131,7 +131,8 @@ public:
     memory_ = mem == MAP_FAILED ? nullptr : static_cast<uint8_t *>(mem);
     window_ = win == MAP_FAILED ? nullptr : static_cast<uint8_t *>(win);
     if (!memory_ || !window_) {
-      error = "cannot map the board server's shared memory (" + std::string(std::strerror(errno)) + ")";
+      error =
+          "cannot map the board server's shared memory (" + std::string(std::strerror(errno)) + ")";
       return false;
     }
     return true;

@@ -132,9 +132,10 @@ int listenOn(const std::string &path, std::string &error) {
 int serve(const ServerOptions &options) {
   if (options.device != "func") {
     bool known = options.device == "cycle" || options.device == "rtl";
-    fmt::print(stderr, "warpforge board: {}\n",
-               known ? fmt::format("device '{}' is not available yet (only 'func' is)", options.device)
-                     : fmt::format("unknown device '{}' (func, cycle or rtl)", options.device));
+    fmt::print(
+        stderr, "warpforge board: {}\n",
+        known ? fmt::format("device '{}' is not available yet (only 'func' is)", options.device)
+              : fmt::format("unknown device '{}' (func, cycle or rtl)", options.device));
     return 2;
   }
   const isa::Config *config = isa::findConfig(options.config);
@@ -158,12 +159,13 @@ int serve(const ServerOptions &options) {
     fmt::print(stderr, "warpforge board: {}\n", error);
     return 1;
   }
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = onSignal;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   stopRequested = 0;
-  fmt::print(stderr, "warpforge board: serving {} ({}) on {}\n", options.device, config->name, path);
+  fmt::print(stderr, "warpforge board: serving {} ({}) on {}\n", options.device, config->name,
+             path);
 
   unsigned served = 0;
   while (!stopRequested && (!options.maxClients || served < options.maxClients)) {
@@ -190,9 +192,15 @@ int serve(const ServerOptions &options) {
         std::strncpy(reply.deviceKind, options.device.c_str(), sizeof reply.deviceKind - 1);
         nfds = 2;
         break;
-      case WireOp::Read: reply.value = processor.readReg(req.offset); break;
-      case WireOp::Write: processor.writeReg(req.offset, req.value); break;
-      default: reply.status = 1; break;
+      case WireOp::Read:
+        reply.value = processor.readReg(req.offset);
+        break;
+      case WireOp::Write:
+        processor.writeReg(req.offset, req.value);
+        break;
+      default:
+        reply.status = 1;
+        break;
       }
       if (!sendReply(client, reply, fds, nfds))
         break;

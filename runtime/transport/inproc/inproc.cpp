@@ -31,9 +31,7 @@ public:
   void writeReg(uint32_t offset, uint32_t value) override { processor_.writeReg(offset, value); }
   uint8_t *dmaWindow() override { return window_; }
   uint64_t dmaWindowSize() const override { return kDmaWindowBytes; }
-  uint8_t *mappedMemory() override {
-    return device_.memory().host(device_.memory().base());
-  }
+  uint8_t *mappedMemory() override { return device_.memory().host(device_.memory().base()); }
 
 private:
   static uint8_t *mapWindow() {

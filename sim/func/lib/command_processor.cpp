@@ -52,34 +52,54 @@ uint32_t CommandProcessor::readReg(uint32_t offset) {
   std::lock_guard lock(mutex_);
   const Memory &mem = device_.memory();
   switch (dev::Reg(offset)) {
-  case dev::Reg::Magic: return dev::kMagic;
-  case dev::Reg::Version: return dev::kVersion;
-  case dev::Reg::Config: return configIndex(device_.config());
-  case dev::Reg::GlobalBaseLo: return uint32_t(mem.base());
-  case dev::Reg::GlobalBaseHi: return uint32_t(mem.base() >> 32);
-  case dev::Reg::GlobalSizeLo: return uint32_t(mem.size());
-  case dev::Reg::GlobalSizeHi: return uint32_t(mem.size() >> 32);
-  case dev::Reg::DmaWindowSize: return uint32_t(std::min<uint64_t>(window_.size, 0xffffffffu));
+  case dev::Reg::Magic:
+    return dev::kMagic;
+  case dev::Reg::Version:
+    return dev::kVersion;
+  case dev::Reg::Config:
+    return configIndex(device_.config());
+  case dev::Reg::GlobalBaseLo:
+    return uint32_t(mem.base());
+  case dev::Reg::GlobalBaseHi:
+    return uint32_t(mem.base() >> 32);
+  case dev::Reg::GlobalSizeLo:
+    return uint32_t(mem.size());
+  case dev::Reg::GlobalSizeHi:
+    return uint32_t(mem.size() >> 32);
+  case dev::Reg::DmaWindowSize:
+    return uint32_t(std::min<uint64_t>(window_.size, 0xffffffffu));
   case dev::Reg::Status:
     return (head_ == tail_ ? dev::kStatusIdle : 0) | (faulted_ ? dev::kStatusFaulted : 0);
-  case dev::Reg::Control: return 0;
-  case dev::Reg::QueueBaseLo: return uint32_t(queueBase_);
-  case dev::Reg::QueueBaseHi: return uint32_t(queueBase_ >> 32);
-  case dev::Reg::QueueSize: return queueSize_;
-  case dev::Reg::QueueHead: return head_;
-  case dev::Reg::QueueTail: return tail_;
+  case dev::Reg::Control:
+    return 0;
+  case dev::Reg::QueueBaseLo:
+    return uint32_t(queueBase_);
+  case dev::Reg::QueueBaseHi:
+    return uint32_t(queueBase_ >> 32);
+  case dev::Reg::QueueSize:
+    return queueSize_;
+  case dev::Reg::QueueHead:
+    return head_;
+  case dev::Reg::QueueTail:
+    return tail_;
   case dev::Reg::CompletedSeqLo:
     latchedSeqHi_ = uint32_t(completedSeq_ >> 32);
     return uint32_t(completedSeq_);
-  case dev::Reg::CompletedSeqHi: return latchedSeqHi_;
+  case dev::Reg::CompletedSeqHi:
+    return latchedSeqHi_;
   case dev::Reg::CyclesLo:
     latchedCyclesHi_ = uint32_t(device_.cycles() >> 32);
     return uint32_t(device_.cycles());
-  case dev::Reg::CyclesHi: return latchedCyclesHi_;
-  case dev::Reg::IrqStatus: return irqStatus_;
-  case dev::Reg::IrqEnable: return irqEnable_;
-  case dev::Reg::WatchdogMinsts: return watchdogMinsts_;
-  case dev::Reg::ClockMhz: return device_.config().clockMhz;
+  case dev::Reg::CyclesHi:
+    return latchedCyclesHi_;
+  case dev::Reg::IrqStatus:
+    return irqStatus_;
+  case dev::Reg::IrqEnable:
+    return irqEnable_;
+  case dev::Reg::WatchdogMinsts:
+    return watchdogMinsts_;
+  case dev::Reg::ClockMhz:
+    return device_.config().clockMhz;
   }
   return 0;
 }
@@ -109,10 +129,17 @@ void CommandProcessor::writeReg(uint32_t offset, uint32_t value) {
     tail_ = value;
     drain();
     return;
-  case dev::Reg::IrqStatus: irqStatus_ &= ~value; return;
-  case dev::Reg::IrqEnable: irqEnable_ = value; return;
-  case dev::Reg::WatchdogMinsts: watchdogMinsts_ = value; return;
-  default: return; // read-only or unknown: ignored, as a bus would
+  case dev::Reg::IrqStatus:
+    irqStatus_ &= ~value;
+    return;
+  case dev::Reg::IrqEnable:
+    irqEnable_ = value;
+    return;
+  case dev::Reg::WatchdogMinsts:
+    watchdogMinsts_ = value;
+    return;
+  default:
+    return; // read-only or unknown: ignored, as a bus would
   }
 }
 
@@ -178,7 +205,7 @@ dev::Status CommandProcessor::run(const dev::Command &cmd, dev::Completion &done
   }
   case dev::Op::Fill:
     return mem.fill(cmd.arg0, uint8_t(cmd.arg1), cmd.arg2) ? dev::Status::Ok
-                                                            : dev::Status::BadCommand;
+                                                           : dev::Status::BadCommand;
   case dev::Op::Timestamp: {
     uint64_t now = device_.cycles();
     if (!hostRange(cmd.arg0, sizeof now))

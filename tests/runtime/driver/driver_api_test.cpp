@@ -117,7 +117,8 @@ int main(int argc, char **argv) {
   EXPECT(ms > 0);
   CHECK(cuMemcpyDtoH(out.data(), dy, n * sizeof(float)));
   for (int i = 0; i < n; ++i)
-    EXPECT(out[i] == 3.0f * 2.0f * x[i] + 1.0f + float(offs[i % 4]) || (std::printf("i=%d %f\n", i, out[i]), false));
+    EXPECT(out[i] == 3.0f * 2.0f * x[i] + 1.0f + float(offs[i % 4]) ||
+           (std::printf("i=%d %f\n", i, out[i]), false));
 
   // The packed-buffer form of the parameters.
   struct {
@@ -147,7 +148,8 @@ int main(int argc, char **argv) {
 
   // Bad launches are refused; a fault is reported, sticks, and a context reset recovers.
   EXPECT(cuLaunchKernel(fill, 1, 1, 1, 2048, 1, 1, 0, nullptr, nullptr, extra) != CUDA_SUCCESS);
-  EXPECT(cuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr) == CUDA_ERROR_INVALID_HANDLE);
+  EXPECT(cuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr) ==
+         CUDA_ERROR_INVALID_HANDLE);
   void *oobArgs[] = {&dx};
   CUresult launched = cuLaunchKernel(oob, 1, 1, 1, 32, 1, 1, 0, nullptr, oobArgs, nullptr);
   CUresult synced = cuCtxSynchronize();

@@ -7,11 +7,11 @@
 namespace wf::rt::board {
 
 struct ServerOptions {
-  std::string device = "func";  ///< the device model to host
+  std::string device = "func"; ///< the device model to host
   std::string config = "default";
-  std::string socketPath;       ///< empty: the default path (defaultSocketPath)
-  unsigned maxClients = 0;      ///< stop after serving this many programs; 0: until a signal
-  bool quiet = false;           ///< no per-client log lines
+  std::string socketPath;  ///< empty: the default path (defaultSocketPath)
+  unsigned maxClients = 0; ///< stop after serving this many programs; 0: until a signal
+  bool quiet = false;      ///< no per-client log lines
 };
 
 /// Serves until maxClients programs have come and gone, or SIGINT/SIGTERM. Returns the exit status

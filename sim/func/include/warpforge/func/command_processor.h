@@ -1,7 +1,8 @@
-// The emulator's command processor: the device side of the device protocol (docs/device-protocol.md,
-// isa/device.toml). It owns the control registers, reads commands from the ring in device memory,
-// runs them on a Device and reports completions. Every transport (in-process, the board server)
-// drives the emulator only through readReg/writeReg, the DMA window and device memory.
+// The emulator's command processor: the device side of the device protocol
+// (docs/device-protocol.md, isa/device.toml). It owns the control registers, reads commands from
+// the ring in device memory, runs them on a Device and reports completions. Every transport
+// (in-process, the board server) drives the emulator only through readReg/writeReg, the DMA window
+// and device memory.
 #pragma once
 
 #include "warpforge/func/device.h"
