@@ -392,6 +392,7 @@ private:
   void lowerSad(const ptx::Instruction &I);
   void lowerFns(const ptx::Instruction &I);
   void lowerDot(const ptx::Instruction &I);
+  void lowerVabsdiff4(const ptx::Instruction &I);
 
   void add64(Opnd D, Opnd A, Opnd B, bool Sub) {
     Opnd C = vp();
@@ -937,6 +938,8 @@ void Lowering::lowerInst(const ptx::Instruction &I) {
   case Op::Dp4a:
   case Op::Dp2a:
     return lowerDot(I);
+  case Op::Vabsdiff4:
+    return lowerVabsdiff4(I);
   case Op::Popc:
   case Op::Clz:
   case Op::Brev:
@@ -2088,6 +2091,52 @@ void Lowering::lowerDot(const ptx::Instruction &I) {
     Opnd N = v32();
     E(Opcode::IMAD, {N, Af, Bf, Acc});
     Acc = N;
+  }
+  mov32(dst32(O[0]), Acc);
+}
+
+void Lowering::lowerVabsdiff4(const ptx::Instruction &I) {
+  // vabsdiff4.dtype.atype.btype: |a.byte(j) - b.byte(j)| for the four bytes, each byte sign- or
+  // zero-extended by its operand's type. With .add the differences are summed into c; otherwise
+  // they are packed into d (truncated, or clamped to the range of dtype with .sat) and, with the
+  // default .b3210 mask, c is not read.
+  const auto &O = I.operands;
+  bool DS = isSignedT(I.type(0));
+  bool AS = isSignedT(I.type(1));
+  bool BS = isSignedT(I.type(2));
+  bool Add = I.has(Mod::Add);
+  bool Sat = I.has(Mod::Sat);
+  if (Add && Sat)
+    return unsupported(".sat with .add");
+  Opnd A = src32(O[1]), Bv = src32(O[2]);
+  auto Byte = [&](Opnd V, unsigned J, bool S) {
+    Opnd D = v32();
+    Inst &X = E(Opcode::BFE, {D, V, imm(8 * J | (8 << 8))});
+    setMod(X, "ty", uint32_t(S ? isa::ITy32::S32 : isa::ITy32::U32));
+    return D;
+  };
+  Opnd Acc = Add ? src32(O[3]) : Opnd::rz();
+  for (unsigned J = 0; J < 4; ++J) {
+    // Sign- or zero-extended bytes compare correctly as s32.
+    Opnd Af = Byte(A, J, AS), Bf = Byte(Bv, J, BS);
+    Opnd Df = sub32(minmax32(Af, Bf, true, true), minmax32(Af, Bf, false, true));
+    if (Add) {
+      Opnd N = v32();
+      E(Opcode::IADD, {N, Acc, Df, Opnd::pt(), Opnd::pt()});
+      Acc = N;
+    } else {
+      // The difference is at most 383 (s8 against u8): clamp or truncate it to a byte.
+      if (Sat)
+        Df = minmax32(Df, imm(DS ? 127 : 255), false, true);
+      if (J < 3)
+        Df = lopI(Df, 0xff, isa::LogicOp::AND);
+      Opnd Sh = Df;
+      if (J > 0) {
+        Sh = v32();
+        E(Opcode::SHL_I, {Sh, Df, Opnd::imm32(8 * J)});
+      }
+      Acc = lop3(Acc, Sh, Opnd::rz(), 0xFC);
+    }
   }
   mov32(dst32(O[0]), Acc);
 }
