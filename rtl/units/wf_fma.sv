@@ -8,14 +8,17 @@
 // product keeps its sign in every rounding mode); one datapath does all three.
 //
 // Datapath (significands are 24-bit integers, ma = hidden bit and fraction):
-//   stage 1  unpack, flush, special cases, exponent arithmetic; ma, mb into the multiplier
-//   stage 2  product ma * mb (48 bits, DSP), addend aligned into a 77-bit window: bit 0 is the
+//   stage 1  unpack, flush, special cases, exponent arithmetic; ma, mb into the multiplier;
+//            FMNMX/FSETP's comparison
+//   stage 2  FMNMX's select, FSETP's compare table and boolean op;
+//            product ma * mb (48 bits, DSP), addend aligned into a 77-bit window: bit 0 is the
 //            sticky, bits [2:1] are guard room below the product (a subnormal factor leaves the
 //            product unnormalized, and normalization must not move the sticky into the guard
 //            position), the product sits at bits [50:3] and the addend's lsb at bit 53 - sh,
 //            sh = clamp(27 + ea + eb - ec - bias, 0, 77) (unbiased exponents)
 //   stage 3  add or subtract (both differences, pick the non-negative), leading zeros, and the
 //            normalizing shift limited so the exponent does not go below the subnormal range
+//            (a marker bit at the limit, set before the count)
 //   stage 4  normalize, round, pack; overflow, exact-zero sign, FTZ, SAT; result select
 // The window's weight: bit i of the window is worth 2^(lw + i - 3) with lw = ea + eb - 46
 // (unbiased), or ec - 73 when the addend dominates (sh clamped at 0) or the product is zero.
@@ -203,15 +206,16 @@ module wf_fma #(
     logic        special;                // the result is not the datapath's
     logic [31:0] special_val;
     logic [9:0]  sum_ab;                 // ea + eb
-    logic signed [11:0] sh_raw;
-    logic [6:0]  sh;                     // addend right shift, 0..77
-    logic        frame_c;                // the window is anchored at the addend
-    // FMNMX / FSETP on the (flushed) raw operands.
+    logic signed [11:0] sh_raw;          // addend right shift before the clamp (stage 2)
+    // FMNMX / FSETP on the (flushed) raw operands; the selection and the compare table follow
+    // in stage 2.
     logic [31:0] fa, fb;
     logic        fna, fnb;
-    logic [31:0] mm_res;
     logic        k_lt, k_eq;
-    logic        setp_res;
+
+    function automatic logic [9:0] exp_of(logic [7:0] field);
+      exp_of = {2'b0, field} | {9'd0, field == 8'd0};
+    endfunction
 
     function automatic logic [31:0] flush(logic [31:0] x, logic en);
       flush = (en && x[30:23] == 8'd0) ? {x[31], 31'd0} : x;
@@ -248,9 +252,11 @@ module wf_fma #(
       ma = {xa[30:23] != 8'd0, xa[22:0]};
       mb = {xb[30:23] != 8'd0, xb[22:0]};
       mc = {xc[30:23] != 8'd0, xc[22:0]};
-      ea = {2'b0, xa[30:23]} | {9'd0, xa[30:23] == 8'd0};
-      eb = {2'b0, xb[30:23]} | {9'd0, xb[30:23] == 8'd0};
-      ec = {2'b0, xc[30:23]} | {9'd0, xc[30:23] == 8'd0};
+      // Negation, abs and the flush leave the exponent field as it is (a flushed subnormal's is
+      // 0 either way): the exponents come from the operands, not after those.
+      ea = exp_of(a_i[l][30:23]);
+      eb = b_one ? 10'd127 : exp_of(b_i[l][30:23]);
+      ec = b_one ? exp_of(b_i[l][30:23]) : (c_pzero ? 10'd1 : exp_of(c_i[l][30:23]));
       sp        = xa[31] ^ xb[31];
       eff_sub   = sp ^ xc[31];
       prod_zero = za | zb;
@@ -274,14 +280,6 @@ module wf_fma #(
       // Alignment: sh = 27 + (ea - 127) + (eb - 127) - (ec - 127) = (ea + eb) - (ec + 100).
       sum_ab  = 10'(ea) + 10'(eb);
       sh_raw  = 12'(sum_ab) - (12'(ec) + 12'sd100);
-      frame_c = prod_zero || (!zc && sh_raw <= 0);
-      if (frame_c) begin
-        sh = 7'd0;
-      end else if (zc || sh_raw >= 12'(WinW)) begin
-        sh = 7'(WinW);
-      end else begin
-        sh = sh_raw[6:0];
-      end
 
       // FMNMX and FSETP (hls fpMin/fpMax/fpCompare on flushed operands).
       fa  = flush(a_i[l], ftz);
@@ -291,66 +289,44 @@ module wf_fma #(
       // One comparator on the order keys, plus bitwise equality (equal keys).
       k_lt = order_key(fa) < order_key(fb);
       k_eq = fa == fb;
-      if (fna || fnb) begin
-        mm_res = (mn_nan || (fna && fnb)) ? F32Nan : (fna ? fb : fa);
-      end else if (mn_max) begin
-        mm_res = k_lt ? fb : fa;
-      end else begin
-        mm_res = (!k_lt && !k_eq) ? fb : fa;
-      end
-      begin
-        logic unord, eq, lt, gt, cmp;
-        unord = fna | fnb;
-        eq    = !unord && (k_eq || (fa[30:0] == 31'd0 && fb[30:0] == 31'd0));
-        lt    = !unord && !eq && k_lt;
-        gt    = !unord && !eq && !lt;
-        unique case (fcmp)
-          wf_isa_pkg::F_CMP_EQ:  cmp = eq;
-          wf_isa_pkg::F_CMP_NE:  cmp = !unord && !eq;
-          wf_isa_pkg::F_CMP_LT:  cmp = lt;
-          wf_isa_pkg::F_CMP_LE:  cmp = lt || eq;
-          wf_isa_pkg::F_CMP_GT:  cmp = gt;
-          wf_isa_pkg::F_CMP_GE:  cmp = gt || eq;
-          wf_isa_pkg::F_CMP_EQU: cmp = unord || eq;
-          wf_isa_pkg::F_CMP_NEU: cmp = unord || !eq;
-          wf_isa_pkg::F_CMP_LTU: cmp = unord || lt;
-          wf_isa_pkg::F_CMP_LEU: cmp = unord || lt || eq;
-          wf_isa_pkg::F_CMP_GTU: cmp = unord || gt;
-          wf_isa_pkg::F_CMP_GEU: cmp = unord || gt || eq;
-          wf_isa_pkg::F_CMP_NUM: cmp = !unord;
-          wf_isa_pkg::F_CMP_NAN: cmp = unord;
-          default:               cmp = 1'b0;
-        endcase
-        unique case (bop)
-          wf_isa_pkg::BOOL_OP_AND: setp_res = cmp & (pc_i[l] ^ neg_pc);
-          wf_isa_pkg::BOOL_OP_OR:  setp_res = cmp | (pc_i[l] ^ neg_pc);
-          wf_isa_pkg::BOOL_OP_XOR: setp_res = cmp ^ (pc_i[l] ^ neg_pc);
-          default:                 setp_res = 1'b0;
-        endcase
-      end
     end
 
     // Stage-1 registers.
     logic [23:0] ma_q, mb_q, mc_q;
-    logic [6:0]  sh_q;
+    logic signed [11:0] sh_raw_q;
     logic [9:0]  sum_ab_q, ec_q;
-    logic        frame_c_q;
+    logic        prod_zero_q, zc_q;
     logic        sp_q1, eff_sub_q1, special_q1;
-    logic [31:0] special_val_q1, side_q1;   // side: FMNMX result, or FSETP predicate in bit 0
+    logic [31:0] special_val_q1;
+    logic [31:0] fa_q, fb_q;
+    logic        fna_q, fnb_q, k_lt_q, k_eq_q, mn_max_q, mn_nan_q, pc_q;
+    logic [3:0]  fcmp_q;
+    logic [1:0]  bop_q;
 
     always_ff @(posedge clk_i) begin
       ma_q           <= ma;
       mb_q           <= mb;
       mc_q           <= mc;
-      sh_q           <= sh;
+      sh_raw_q       <= sh_raw;
       sum_ab_q       <= sum_ab;
       ec_q           <= ec;
-      frame_c_q      <= frame_c;
+      prod_zero_q    <= prod_zero;
+      zc_q           <= zc;
       sp_q1          <= sp;
       eff_sub_q1     <= eff_sub;
       special_q1     <= special;
       special_val_q1 <= special_val;
-      side_q1        <= (kind == KindSetp) ? {31'd0, setp_res} : mm_res;
+      fa_q           <= fa;
+      fb_q           <= fb;
+      fna_q          <= fna;
+      fnb_q          <= fnb;
+      k_lt_q         <= k_lt;
+      k_eq_q         <= k_eq;
+      mn_max_q       <= mn_max;
+      mn_nan_q       <= mn_nan;
+      pc_q           <= pc_i[l] ^ neg_pc;
+      fcmp_q         <= fcmp;
+      bop_q          <= bop;
     end
 
     ///////////////
@@ -363,36 +339,121 @@ module wf_fma #(
     // limit: the largest normalizing shift, the one that puts weight 2^-126 at the top of the
     // 103-bit register: lw + 225, with lw = ea + eb - 300 (product frame) or ec - 200 (addend
     // frame). The biased exponent field of the result is limit - shift (stage 4).
+    // The shift is min(leading zeros, limit), and 0 when limit < 0: stage 3 sets a marker bit
+    // at 102 - limit (102 when limit < 0, none when limit > 102) before counting leading zeros,
+    // so no comparison follows the count.
     logic signed [11:0] limit;
-    logic               lim_neg, lim26_neg, lim26_big;
-    logic [6:0]         lim26;             // limit - 26, where 0..127
+    logic               mark_en;
+    logic [6:0]         mark_pos;
+    // The alignment shift sh = clamp(sh_raw, 0, 77): frame_c when it is 0 (the window is
+    // anchored at the addend), c_out when it is 77 (only the addend's sticky bit is left).
+    logic               frame_c, c_out;
+
+    assign frame_c = prod_zero_q || (!zc_q && sh_raw_q <= 0);
+    assign c_out   = zc_q || sh_raw_q >= 12'(WinW);
 
     always_comb begin
-      logic signed [11:0] l26;
-      limit     = frame_c_q ? 12'(ec_q) + 12'sd25 : 12'(sum_ab_q) - 12'sd75;
-      l26       = frame_c_q ? 12'(ec_q) - 12'sd1 : 12'(sum_ab_q) - 12'sd101;
-      lim_neg   = limit < 0;
-      lim26_neg = l26 < 0;
-      lim26_big = l26 > 12'sd127;
-      lim26     = l26[6:0];
+      limit    = frame_c ? 12'(ec_q) + 12'sd25 : 12'(sum_ab_q) - 12'sd75;
+      mark_en  = limit <= 12'sd102;
+      mark_pos = (limit < 0) ? 7'd102 : 7'(12'sd102 - limit);
     end
 
     assign prod = ma_q * mb_q;
 
+    // The addend {mc, 77 zeros} shifted right by sh_raw's low bits (used when 0 < sh_raw <
+    // 77; the clamp picks after it), as explicit multiplexer layers by 64, 16s, 4s and 1s, one
+    // LUT per bit each (Yosys maps a `>>` to several times the LUTs).
+    localparam int unsigned AlW = WinW + 24;
+    logic [AlW-1:0] al_x, al_1, al_2, al_3, full;
+
+    assign al_x = {mc_q, {(AlW - 24){1'b0}}};
+
     always_comb begin
-      logic [WinW+23:0] full;     // the addend at [76:53] before shifting, with 24 bits below
-      full     = {mc_q, 53'd0, 24'd0} >> sh_q;
+      logic [6:0] n;
+      n = sh_raw_q[6:0];
+      for (int unsigned i = 0; i < AlW; i++) begin
+        al_1[i] = (n[6] && i + 64 < AlW) ? al_x[(i + 64) % AlW] : (!n[6] && al_x[i]);
+      end
+      for (int unsigned i = 0; i < AlW; i++) begin
+        al_2[i] = 1'b0;
+        for (int unsigned d = 0; d < 4; d++) begin
+          if (n[5:4] == 2'(d) && i + 16 * d < AlW) al_2[i] = al_1[(i + 16 * d) % AlW];
+        end
+      end
+      for (int unsigned i = 0; i < AlW; i++) begin
+        al_3[i] = 1'b0;
+        for (int unsigned d = 0; d < 4; d++) begin
+          if (n[3:2] == 2'(d) && i + 4 * d < AlW) al_3[i] = al_2[(i + 4 * d) % AlW];
+        end
+      end
+      for (int unsigned i = 0; i < AlW; i++) begin
+        full[i] = 1'b0;
+        for (int unsigned d = 0; d < 4; d++) begin
+          if (n[1:0] == 2'(d) && i + d < AlW) full[i] = al_3[(i + d) % AlW];
+        end
+      end
+    end
+
+    always_comb begin
       // Window bits [76:1] are the addend's, bit 0 is the sticky of everything below bit 1.
-      c_win    = {full[WinW+23:25], 1'b0};
       c_sticky = full[24:0] != 25'd0;
-      c_win[0] = c_sticky;
+      if (frame_c) begin
+        c_win = {mc_q, 53'd0};
+      end else if (c_out) begin
+        c_win = {{(WinW - 1){1'b0}}, mc_q != 24'd0};
+      end else begin
+        c_win = {full[WinW+23:25], c_sticky};
+      end
+    end
+
+    // FMNMX and FSETP (hls fpMin/fpMax/fpCompare on flushed operands), from stage 1's compare.
+    logic [31:0] side2;   // FMNMX result, or FSETP predicate in bit 0
+
+    always_comb begin
+      logic [31:0] mm_res;
+      logic        setp_res, unord, eq, lt, gt, cmp;
+      if (fna_q || fnb_q) begin
+        mm_res = (mn_nan_q || (fna_q && fnb_q)) ? F32Nan : (fna_q ? fb_q : fa_q);
+      end else if (mn_max_q) begin
+        mm_res = k_lt_q ? fb_q : fa_q;
+      end else begin
+        mm_res = (!k_lt_q && !k_eq_q) ? fb_q : fa_q;
+      end
+      unord = fna_q | fnb_q;
+      eq    = !unord && (k_eq_q || (fa_q[30:0] == 31'd0 && fb_q[30:0] == 31'd0));
+      lt    = !unord && !eq && k_lt_q;
+      gt    = !unord && !eq && !lt;
+      unique case (fcmp_q)
+        wf_isa_pkg::F_CMP_EQ:  cmp = eq;
+        wf_isa_pkg::F_CMP_NE:  cmp = !unord && !eq;
+        wf_isa_pkg::F_CMP_LT:  cmp = lt;
+        wf_isa_pkg::F_CMP_LE:  cmp = lt || eq;
+        wf_isa_pkg::F_CMP_GT:  cmp = gt;
+        wf_isa_pkg::F_CMP_GE:  cmp = gt || eq;
+        wf_isa_pkg::F_CMP_EQU: cmp = unord || eq;
+        wf_isa_pkg::F_CMP_NEU: cmp = unord || !eq;
+        wf_isa_pkg::F_CMP_LTU: cmp = unord || lt;
+        wf_isa_pkg::F_CMP_LEU: cmp = unord || lt || eq;
+        wf_isa_pkg::F_CMP_GTU: cmp = unord || gt;
+        wf_isa_pkg::F_CMP_GEU: cmp = unord || gt || eq;
+        wf_isa_pkg::F_CMP_NUM: cmp = !unord;
+        wf_isa_pkg::F_CMP_NAN: cmp = unord;
+        default:               cmp = 1'b0;
+      endcase
+      unique case (bop_q)
+        wf_isa_pkg::BOOL_OP_AND: setp_res = cmp & pc_q;
+        wf_isa_pkg::BOOL_OP_OR:  setp_res = cmp | pc_q;
+        wf_isa_pkg::BOOL_OP_XOR: setp_res = cmp ^ pc_q;
+        default:                 setp_res = 1'b0;
+      endcase
+      side2 = (kind_q1 == KindSetp) ? {31'd0, setp_res} : mm_res;
     end
 
     logic [47:0]        prod_q;
     logic [WinW-1:0]    c_win_q;
     logic signed [11:0] limit_q2;
-    logic               lim_neg_q, lim26_neg_q, lim26_big_q;
-    logic [6:0]         lim26_q;
+    logic               mark_en_q;
+    logic [6:0]         mark_pos_q;
     logic               sp_q2, eff_sub_q2, special_q2;
     logic [31:0]        special_val_q2, side_q2;
 
@@ -400,15 +461,13 @@ module wf_fma #(
       prod_q         <= prod;
       c_win_q        <= c_win;
       limit_q2       <= limit;
-      lim_neg_q      <= lim_neg;
-      lim26_neg_q    <= lim26_neg;
-      lim26_big_q    <= lim26_big;
-      lim26_q        <= lim26;
+      mark_en_q      <= mark_en;
+      mark_pos_q     <= mark_pos;
       sp_q2          <= sp_q1;
       eff_sub_q2     <= eff_sub_q1;
       special_q2     <= special_q1;
       special_val_q2 <= special_val_q1;
-      side_q2        <= side_q1;
+      side_q2        <= side2;
     end
 
     ///////////////
@@ -416,13 +475,14 @@ module wf_fma #(
     ///////////////
 
     // One adder does P + C and P - C (C inverted, carry in 1); when P - C is negative the result
-    // is C - P from a second subtractor. Leading zeros give the normalizing shift, trailing
-    // zeros the sticky bit of stage 4.
+    // is C - P from a second subtractor. Leading zeros of the 103-bit register with the limit's
+    // marker give the normalizing shift, trailing zeros the sticky bit of stage 4.
     logic [WinW-1:0] p_win, sum, d2;
     logic [WinW:0]   s1;
     logic            d1_neg;
-    logic [6:0]      lzc, tzc;
-    logic            sum_zero, unused_tz_zero;
+    logic [6:0]      tzc;
+    logic            sum_zero, unused_tz_zero, unused_z_zero;
+    logic [ZW-1:0]   marker;
     logic [6:0]      nshift;               // normalizing left shift of the 103-bit register
     logic            sign3;
     logic [WinW-1:0] sum_rev;
@@ -434,13 +494,19 @@ module wf_fma #(
     assign sum    = d1_neg ? d2 : s1[WinW-1:0];
     assign sign3  = sp_q2 ^ d1_neg;
 
+    assign sum_zero = sum == '0;
+
+    for (genvar i = 0; i < ZW; i++) begin : gen_marker
+      assign marker[i] = mark_en_q && (mark_pos_q == 7'(i));
+    end
+
     wf_lzc #(
-      .Width    (WinW),
+      .Width    (ZW),
       .CntWidth (7)
     ) u_lzc (
-      .data_i (sum),
-      .cnt_o  (lzc),
-      .zero_o (sum_zero)
+      .data_i ({{(ZW - WinW){1'b0}}, sum} | marker),
+      .cnt_o  (nshift),
+      .zero_o (unused_z_zero)
     );
 
     for (genvar i = 0; i < WinW; i++) begin : gen_rev
@@ -455,18 +521,6 @@ module wf_fma #(
       .cnt_o  (tzc),
       .zero_o (unused_tz_zero)
     );
-
-    // nshift = min(26 + lzc, limit), and 0 when limit < 0 (the whole window lies below the
-    // subnormal range: only the sticky bit survives).
-    always_comb begin
-      if (lim_neg_q) begin
-        nshift = 7'd0;
-      end else if (lim26_neg_q || (!lim26_big_q && lzc > lim26_q)) begin
-        nshift = limit_q2[6:0];
-      end else begin
-        nshift = lzc + 7'd26;
-      end
-    end
 
     logic [WinW-1:0]    sum_q;
     logic [6:0]         nshift_q, tzc_q;
@@ -493,6 +547,38 @@ module wf_fma #(
     logic        bits_msb;
     logic [2:0]  exp_field_hi;  // bits of exp_field above the 9 the result uses
 
+    // The normalizing shift {26 zeros, sum} << nshift, of which only the top 25 bits (mantissa
+    // and guard) are used: explicit multiplexer layers by 64, 16s, 4s and 1s, each computed
+    // only for the bits the next layer reads.
+    logic [ZW-1:0] nz_x, nz_1, nz_2, nz_3, z_norm;
+
+    assign nz_x = {{(ZW - WinW){1'b0}}, sum_q};
+
+    always_comb begin
+      nz_1   = '0;
+      nz_2   = '0;
+      nz_3   = '0;
+      z_norm = '0;
+      for (int unsigned i = ZW - 25 - 3 - 12 - 48; i < ZW; i++) begin
+        nz_1[i] = (nshift_q[6] && i >= 64) ? nz_x[(i + ZW - 64) % ZW] : (!nshift_q[6] && nz_x[i]);
+      end
+      for (int unsigned i = ZW - 25 - 3 - 12; i < ZW; i++) begin
+        for (int unsigned d = 0; d < 4; d++) begin
+          if (nshift_q[5:4] == 2'(d)) nz_2[i] = nz_1[i - 16 * d];
+        end
+      end
+      for (int unsigned i = ZW - 25 - 3; i < ZW; i++) begin
+        for (int unsigned d = 0; d < 4; d++) begin
+          if (nshift_q[3:2] == 2'(d)) nz_3[i] = nz_2[i - 4 * d];
+        end
+      end
+      for (int unsigned i = ZW - 25; i < ZW; i++) begin
+        for (int unsigned d = 0; d < 4; d++) begin
+          if (nshift_q[1:0] == 2'(d)) z_norm[i] = nz_3[i - d];
+        end
+      end
+    end
+
     always_comb begin
       logic [ZW-1:0]      z;
       logic [23:0]        mant;
@@ -500,7 +586,7 @@ module wf_fma #(
       logic [31:0]        bits, r;
       logic signed [11:0] exp_field;       // biased exponent field, minus the hidden bit
       logic [7:0]         tz_sum;
-      z      = {26'd0, sum_q} << nshift_q;
+      z      = z_norm;
       mant   = z[ZW-1 -: 24];
       guard  = z[ZW-25];
       // Sticky: a one below the guard position, i.e. below sum bit 78 - nshift.
@@ -535,11 +621,18 @@ module wf_fma #(
       end else begin
         r = {sign_q3, bits[30:0]};
       end
-      // SAT: clamp to [+0, 1.0]; NaN and negative values (including -0) give +0.
+      // SAT: clamp to [+0, 1.0]; NaN and negative values (including -0) give +0. Decided from
+      // the inputs of r's selection rather than from r: an exact zero gives +0, an overflow
+      // +0 or 1.0 by its sign.
       if (sat_q3) begin
-        if (special_q3 || sum_zero_q || ovf) begin
-          if ((r[30:23] == 8'hff && r[22:0] != 23'd0) || r[31]) r = 32'd0;
-          else if (r[30:0] > F32One[30:0]) r = F32One;
+        if (special_q3) begin
+          if ((special_val_q3[30:23] == 8'hff && special_val_q3[22:0] != 23'd0) ||
+              special_val_q3[31]) r = 32'd0;
+          else if (special_val_q3[30:0] > F32One[30:0]) r = F32One;
+        end else if (sum_zero_q) begin
+          r = 32'd0;
+        end else if (ovf) begin
+          r = sign_q3 ? 32'd0 : F32One;
         end else if (sign_q3) begin
           r = 32'd0;
         end else if (sat_one) begin
@@ -557,7 +650,7 @@ module wf_fma #(
     end
 
     logic unused_bits;
-    assign unused_bits = ^{exp_field_hi, bits_msb, unused_tz_zero};
+    assign unused_bits = ^{exp_field_hi, bits_msb, unused_tz_zero, unused_z_zero};
   end
 
   wf_delay #(

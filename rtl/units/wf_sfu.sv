@@ -1,17 +1,19 @@
-// Special function unit: MUFU.RCP, .RSQ, .SQRT, .EX2, .LG2, .SIN, .COS (with .FTZ) for `Lanes`
-// lanes. Fixed latency op_latency(OP_MUFU), valid-in/valid-out, no back-pressure. Bit-exact with
-// hls sfu32 (frcpApprox32, frsqrtApprox32, fsqrtApprox32, fex2Approx32, flg2Approx32,
-// fsinApprox32, fcosApprox32): every fixed-point step below is the one of hls/sfu.h at the same
+// Special function unit: MUFU.RCP, .RSQ, .SQRT, .EX2, .LG2, .SIN, .COS (with .FTZ) and .TANH
+// (which has no .FTZ in PTX: the flag is ignored) for `Lanes` lanes. Fixed latency
+// op_latency(OP_MUFU), valid-in/valid-out, no back-pressure. Bit-exact with hls sfu32
+// (frcpApprox32, frsqrtApprox32, fsqrtApprox32, fex2Approx32, flg2Approx32, fsinApprox32,
+// fcosApprox32, ftanhApprox32): every fixed-point step below is the one of hls/sfu.h at the same
 // width, and the segment tables come from wf_sfu_pkg, generated from hls/sfu_tables.h.
-// MUFU.TANH is not implemented yet: it returns the canonical NaN (the emulator's result differs).
 //
 // Datapath per lane (comb stage k feeds register k; the last register is the output):
-//   1      flush, classify, unpack (subnormals normalized): m (24 bits), e
+//   1      flush, classify, unpack (subnormals normalized): m (24 bits), e; tanh: the binade's
+//          segment count and first segment
 //   2      special results; trig: m * floor(2^256 / 2pi) as four 24 x 64 partial products;
-//          rcp/rsq/lg2: segment index and t; ex2: x * 2^32
+//          rcp/rsq/lg2/tanh: segment index and t; ex2: x * 2^32
 //   3      trig: the product summed, its 64 bits at 2^-64..2^-1 turns (shifter);
 //          others: segment table lookup
-//   4-7    rcp/rsq/ex2/lg2: Horner steps c_k + ((acc * t) >> 23 or 32) (lg2 uses all four);
+//   4-7    rcp/rsq/ex2/lg2/tanh: Horner steps c_k + ((acc * t) >> 23 or 32) (lg2 and tanh use
+//          all four);
 //          trig: quadrant fold, u = (turns * pi) >> 61, u^2, u^4, u^3, exact divisions by 6,
 //          24 and 120 (magic multipliers), normalization of the small-argument product
 //   8      trig: cos(u), sin(u) series sums, table sin/cos at the segment midpoint;
@@ -68,7 +70,8 @@ module wf_sfu #(
   logic       ftz;
 
   assign fn  = inst_i[wf_isa_pkg::MufuFnLo +: wf_isa_pkg::MufuFnWidth];
-  assign ftz = inst_i[wf_isa_pkg::MufuFtzLo];
+  // tanh.approx has no .ftz: its subnormal operands pass through.
+  assign ftz = inst_i[wf_isa_pkg::MufuFtzLo] && (fn != wf_isa_pkg::SFU_FN_TANH);
 
   // fn_q[k-1] / ftz_q[k-1]: the operation in register stage k.
   logic [CoreStages-2:0]      valid_q;
@@ -107,7 +110,7 @@ module wf_sfu #(
 
   for (genvar l = 0; l < Lanes; l++) begin : gen_lane
 
-    logic unused_w, unused_win, unused_pr, unused_sq5, unused_acc;   // sinks for unused bits
+    logic unused_w, unused_win, unused_pr, unused_sq5, unused_acc, unused_tbin;   // sinks
 
     ////////////////////////////////////////////
     // Stage 1: flush, classify, unpack       //
@@ -121,6 +124,8 @@ module wf_sfu #(
     logic signed [9:0] e1;
     logic        big1, tiny1;                // ex2: x >= 128, x <= -200
     logic        lt87, lt97, lt115;          // exponent field below 87, 97, 115 (e < -40, -30, -12)
+    logic        tbig1;                      // tanh: |x| >= 9.5
+    logic [2*wf_sfu_pkg::TanhBinW-1:0] tbin1; // tanh: {segment count log2, first segment}
 
     assign x  = (ftz && a_i[l][30:23] == 8'd0) ? {a_i[l][31], 31'd0} : a_i[l];
     assign xs = x[31];
@@ -132,6 +137,9 @@ module wf_sfu #(
     assign lt87  = x[30:23] < 8'd87;
     assign lt97  = x[30:23] < 8'd97;
     assign lt115 = x[30:23] < 8'd115;
+    assign tbig1 = x[30:0] >= 31'h4118_0000;
+    // Binade e - TanhMinExp from the exponent field (only e in [-12, 3] reaches the table).
+    assign tbin1 = wf_sfu_pkg::tanh_bin(4'(x[26:23] - 4'(wf_sfu_pkg::TanhMinExp + 127)));
 
     wf_lzc #(
       .Width    (23),
@@ -159,6 +167,8 @@ module wf_sfu #(
     logic              s_q1;
     logic [31:0]       x_q1;
     logic              xz_q1, xi_q1, xn_q1, big_q1, tiny_q1, lt87_q1, lt97_q1, lt115_q1;
+    logic              tbig_q1;
+    logic [2*wf_sfu_pkg::TanhBinW-1:0] tbin_q1;
 
     always_ff @(posedge clk_i) begin
       m_q1     <= m1;
@@ -173,6 +183,8 @@ module wf_sfu #(
       lt87_q1  <= lt87;
       lt97_q1  <= lt97;
       lt115_q1 <= lt115;
+      tbig_q1  <= tbig1;
+      tbin_q1  <= tbin1;
     end
 
     /////////////////////////////////////////////
@@ -235,7 +247,14 @@ module wf_sfu #(
           else if (lt97_q1)   specv2 = F32One;                  // e < -30
           else                spec2  = 1'b0;
         end
-        default: ;                                              // TANH: not implemented (NaN)
+        wf_isa_pkg::SFU_FN_TANH: begin
+          if (xn_q1)                 specv2 = F32Nan;
+          else if (xz_q1)            specv2 = x_q1;
+          else if (xi_q1 || tbig_q1) specv2 = {s_q1, F32One[30:0]};  // |x| >= 9.5: +-1
+          else if (lt115_q1)         specv2 = x_q1;                   // e < -12: rounds to x
+          else                       spec2  = 1'b0;
+        end
+        default: ;
       endcase
     end
 
@@ -262,6 +281,28 @@ module wf_sfu #(
     logic signed [TW-1:0] t2;
     logic signed [8:0]    n2;                // ex2: integer part of x
     logic                 odd2;
+    // tanh: segment first + f's top sb bits; t = f relative to the segment's midpoint.
+    logic [6:0]           tidx2;
+    logic signed [TW-1:0] tt2;
+
+    always_comb begin
+      logic [2:0]  sb;
+      logic [6:0]  first;
+      logic [22:0] f;
+      sb    = tbin_q1[wf_sfu_pkg::TanhBinW +: 3];
+      first = tbin_q1[6:0];
+      f     = m_q1[22:0];
+      unused_tbin = ^{tbin_q1[2*wf_sfu_pkg::TanhBinW-1:wf_sfu_pkg::TanhBinW+3],
+                      tbin_q1[wf_sfu_pkg::TanhBinW-1:7]};
+      unique case (sb)
+        3'd0:    begin tidx2 = first;                   tt2 = TW'($signed({~f[22], f[21:0]})); end
+        3'd1:    begin tidx2 = first + 7'(f[22]);       tt2 = TW'($signed({~f[21], f[20:0]})); end
+        3'd2:    begin tidx2 = first + 7'(f[22:21]);    tt2 = TW'($signed({~f[20], f[19:0]})); end
+        3'd3:    begin tidx2 = first + 7'(f[22:20]);    tt2 = TW'($signed({~f[19], f[18:0]})); end
+        3'd4:    begin tidx2 = first + 7'(f[22:19]);    tt2 = TW'($signed({~f[18], f[17:0]})); end
+        default: begin tidx2 = first + 7'(f[22:18]);    tt2 = TW'($signed({~f[17], f[16:0]})); end
+      endcase
+    end
 
     for (genvar k = 0; k < 4; k++) begin : gen_pp
       assign pp2[88*k +: 88] = 88'(m_q1) * 88'(wf_sfu_pkg::Inv2PiQ256[64*k +: 64]);
@@ -282,7 +323,10 @@ module wf_sfu #(
       n2   = xq[40:32];
       idx2 = {1'b0, m_q1[22:17]};
       t2   = TW'($signed({~m_q1[16], m_q1[15:0]}));   // f[16:0] - 2^16
-      if ((fn_q[0] == wf_isa_pkg::SFU_FN_RSQ)) begin
+      if ((fn_q[0] == wf_isa_pkg::SFU_FN_TANH)) begin
+        idx2 = tidx2;
+        t2   = tt2;
+      end else if ((fn_q[0] == wf_isa_pkg::SFU_FN_RSQ)) begin
         idx2 = {odd2, m_q1[22:17]};
       end else if ((fn_q[0] == wf_isa_pkg::SFU_FN_LG2)) begin
         t2 = TW'($signed({1'b0, m_q1[16:0]}));        // d = f[16:0]
@@ -321,13 +365,42 @@ module wf_sfu #(
     logic [63:0] turns3;                     // frac(x / 2pi), Q0.64
     logic [5*AccW-1:0] c3;          // coefficient k at [k*AccW +: AccW]
 
+    // The turns are p bits 88 and up shifted right by tsh, 64 bits kept: explicit 4:1
+    // multiplexer layers (by 64s, 16s, 4s, 1s), each computed only for the bits the next layer
+    // reads (a `>>` maps to a deeper and larger shifter).
     always_comb begin
       logic [215:0] psum;                    // p bits [279:64]
-      logic [220:0] win;
+      logic [191:0] win;                     // p bits [279:88]
+      logic [126:0] w1;
+      logic [78:0]  w2;
+      logic [66:0]  w3;
       psum   = (216'(pp0_q2) + 216'(pp1_q2)) + ((216'(pp2_q2) << 64) + (216'(pp3_q2) << 128));
-      win    = 221'(psum[215:24]) >> tsh_q2;      // p bits 88 and up
-      turns3 = win[63:0];
-      unused_win = ^{win[220:64], psum[23:0]};
+      win    = psum[215:24];
+      for (int unsigned i = 0; i < 127; i++) begin
+        w1[i] = 1'b0;
+        for (int unsigned d = 0; d < 4; d++) begin
+          if (tsh_q2[7:6] == 2'(d) && i + 64 * d < 192) w1[i] = win[(i + 64 * d) % 192];
+        end
+      end
+      for (int unsigned i = 0; i < 79; i++) begin
+        w2[i] = 1'b0;
+        for (int unsigned d = 0; d < 4; d++) begin
+          if (tsh_q2[5:4] == 2'(d)) w2[i] = w1[i + 16 * d];
+        end
+      end
+      for (int unsigned i = 0; i < 67; i++) begin
+        w3[i] = 1'b0;
+        for (int unsigned d = 0; d < 4; d++) begin
+          if (tsh_q2[3:2] == 2'(d)) w3[i] = w2[i + 4 * d];
+        end
+      end
+      for (int unsigned i = 0; i < 64; i++) begin
+        turns3[i] = 1'b0;
+        for (int unsigned d = 0; d < 4; d++) begin
+          if (tsh_q2[1:0] == 2'(d)) turns3[i] = w3[i + d];
+        end
+      end
+      unused_win = ^psum[23:0];
     end
 
     always_comb begin
@@ -335,6 +408,8 @@ module wf_sfu #(
       logic [4*wf_sfu_pkg::RsqW-1:0] rs;
       logic [4*wf_sfu_pkg::Ex2W-1:0] ex;
       logic [5*wf_sfu_pkg::Lg2W-1:0] lg;
+      logic [5*wf_sfu_pkg::TanhW-1:0] th;
+      th = wf_sfu_pkg::tanh_seg(idx_q2);
       rc = wf_sfu_pkg::rcp_seg(idx_q2[5:0]);
       rs = wf_sfu_pkg::rsq_seg(idx_q2);
       ex = wf_sfu_pkg::ex2_seg(idx_q2[5:0]);
@@ -342,7 +417,11 @@ module wf_sfu #(
       for (int k = 0; k < 5; k++) begin
         c3[k*AccW +: AccW] = AccW'($signed(lg[k*wf_sfu_pkg::Lg2W +: wf_sfu_pkg::Lg2W]));
       end
-      if ((fn_q[1] == wf_isa_pkg::SFU_FN_RCP)) begin
+      if ((fn_q[1] == wf_isa_pkg::SFU_FN_TANH)) begin
+        for (int k = 0; k < 5; k++) begin
+          c3[k*AccW +: AccW] = AccW'($signed(th[k*wf_sfu_pkg::TanhW +: wf_sfu_pkg::TanhW]));
+        end
+      end else if ((fn_q[1] == wf_isa_pkg::SFU_FN_RCP)) begin
         for (int k = 0; k < 4; k++) begin
           c3[k*AccW +: AccW] = AccW'($signed(rc[k*wf_sfu_pkg::RcpW +: wf_sfu_pkg::RcpW]));
         end
@@ -377,9 +456,9 @@ module wf_sfu #(
     // Stages 4-7: Horner steps; trig series      //
     ////////////////////////////////////////////////
 
-    // Stage 4: lg2 only, c3 + ((c4 * d) >> 23); the others start from c3.
+    // Stage 4: lg2 and tanh only, c3 + ((c4 * t) >> 23); the others start from c3.
     logic signed [AccW-1:0] acc4;
-    assign acc4 = (fn_q[2] == wf_isa_pkg::SFU_FN_LG2) ?
+    assign acc4 = (fn_q[2] == wf_isa_pkg::SFU_FN_LG2 || fn_q[2] == wf_isa_pkg::SFU_FN_TANH) ?
                   horner(c_q3[4*AccW +: AccW], t_q3, c_q3[3*AccW +: AccW], 1'b0, 1'b0, 1'b0) :
                   c_q3[3*AccW +: AccW];
 
@@ -666,6 +745,10 @@ module wf_sfu #(
           ysign8  = r[51];
           ymag8   = {12'd0, ra};
           yscale8 = -12'sd40;
+        end
+        wf_isa_pkg::SFU_FN_TANH: begin                      // tanh(|x|) / 2^e, Q.40
+          ysign8  = s_q7;
+          yscale8 = 12'(e_q7) - 12'sd40;
         end
         default: ;
       endcase

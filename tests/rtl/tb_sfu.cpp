@@ -1,6 +1,6 @@
-// wf_sfu against hls/ (sfu32: rcp, rsqrt, sqrt, ex2, lg2, sin, cos approximations), bit for bit:
-// every implemented MUFU function with and without .FTZ on directed operands (every IEEE class,
-// each function's range boundaries and special thresholds, table segment boundaries, exact
+// wf_sfu against hls/ (sfu32: rcp, rsqrt, sqrt, ex2, lg2, sin, cos, tanh approximations), bit for
+// bit: every implemented MUFU function with and without .FTZ on directed operands (every IEEE
+// class, each function's range boundaries and special thresholds, table segment boundaries, exact
 // cases, and a sweep of every exponent with edge significands), then --vectors random operands
 // per function drawn mostly from the function's interesting range; random bubbles and
 // back-to-back issue; latency from the ISA table.
@@ -21,9 +21,10 @@ namespace hls = wf::hls;
 
 constexpr unsigned kLanes = WF_LANES;
 
-// MUFU functions the RTL implements (TANH is not implemented yet).
-constexpr hls::SfuOp kFns[] = {hls::SfuOp::RCP, hls::SfuOp::RSQ, hls::SfuOp::SQRT, hls::SfuOp::EX2,
-                               hls::SfuOp::LG2, hls::SfuOp::SIN, hls::SfuOp::COS};
+// Every MUFU function.
+constexpr hls::SfuOp kFns[] = {hls::SfuOp::RCP, hls::SfuOp::RSQ, hls::SfuOp::SQRT,
+                               hls::SfuOp::EX2, hls::SfuOp::LG2, hls::SfuOp::SIN,
+                               hls::SfuOp::COS, hls::SfuOp::TANH};
 constexpr const char *kFnNames[] = {"RCP", "RSQ", "SQRT", "EX2", "LG2", "SIN", "COS", "TANH"};
 
 struct Txn {
@@ -128,6 +129,16 @@ std::vector<uint32_t> fnEdges(hls::SfuOp fn) {
     for (int e = 127 - 12; e < 255; e += 9)
       around(bitsOf(false, e, 0x123456u));
     break;
+  case hls::SfuOp::TANH:
+    around(0x41180000u); // 9.5: rounds to 1 from here on
+    // Every binade of the table (2^-12 to 8) and its neighbours, at each segment boundary of
+    // the finest cut (32 segments a binade) and the binade's ends.
+    for (int e = 127 + hls::sfu::kTanhMinExp - 2; e <= 127 + hls::sfu::kTanhMaxExp + 1; ++e) {
+      for (uint32_t k = 0; k < 32; ++k)
+        around(bitsOf(false, e, k << 18));
+      around(bitsOf(false, e, 0x7fffffu));
+    }
+    break;
   default:
     break;
   }
@@ -164,6 +175,10 @@ uint32_t randomOperand(Rng &rng, hls::SfuOp fn) {
       return bitsOf(false, 126 + static_cast<int>(rng.below(2)),
                     rng.chance(50) ? (rng.u32() & 0x3ffu) : (0x7fffffu - (rng.u32() & 0x3ffu)));
     return rng.chance(10) ? (rng.u32() & 0x7fffffu) : (rng.u32() & 0x7fffffffu);
+  case hls::SfuOp::TANH: // the table's range, 2^-12 <= |x| < 16, and a little below
+    if (rng.chance(5))
+      return (sign ? 0x80000000u : 0u) | frac; // subnormal: passes through
+    return bitsOf(sign, 127 + hls::sfu::kTanhMinExp - 2 + static_cast<int>(rng.below(18)), frac);
   case hls::SfuOp::SIN:
   case hls::SfuOp::COS:
     if (rng.chance(60))

@@ -290,7 +290,13 @@ async function synthUnit(runYosys, version, unit, sources, opts) {
   }
   const netlist = JSON.parse(typeof outFiles['netlist.json'] === 'string'
     ? outFiles['netlist.json'] : dec.decode(outFiles['netlist.json']));
-  const mod = netlist.modules[unit];
+  // chparam sometimes leaves the top under its derived name ($paramod\<unit>\<params>).
+  const mod = netlist.modules[unit] ??
+    Object.entries(netlist.modules).find(([n]) => n.startsWith(`$paramod\\${unit}\\`))?.[1];
+  if (!mod) {
+    report.error = `top module ${unit} not in the netlist`;
+    return { report, log: ylog, netlist: null };
+  }
   report.resources = resources(mod);
   const depth = logicDepth(mod);
   report.depth = { lut_levels: depth.lut_levels, logic_levels: depth.logic_levels,

@@ -42,6 +42,25 @@ struct Table4 {
 struct Table5 {
   Seg5 s[64];
 };
+/// tanh on [2^-12, 10): binade 2^e (e = kTanhMinExp..kTanhMaxExp) is cut into 2^kTanhSegLog2[e -
+/// kTanhMinExp] equal segments (more where the higher derivatives are large), kTanhSegments in
+/// all, binade after binade. Each segment holds the quartic Taylor coefficients about its
+/// midpoint (see makeTanhTable).
+inline constexpr int kTanhMinExp = -12;
+inline constexpr int kTanhMaxExp = 3;
+inline constexpr int kTanhSegLog2[kTanhMaxExp - kTanhMinExp + 1] = {0, 0, 0, 0, 0, 0, 0, 1,
+                                                                    1, 2, 3, 3, 4, 5, 5, 3};
+/// Index of the first segment of binade 2^e.
+constexpr int tanhSegBase(int e) {
+  int base = 0;
+  for (int b = kTanhMinExp; b < e; ++b)
+    base += 1 << kTanhSegLog2[b - kTanhMinExp];
+  return base;
+}
+inline constexpr int kTanhSegments = tanhSegBase(kTanhMaxExp + 1);
+struct TanhTable {
+  Seg5 s[kTanhSegments];
+};
 /// sin and cos at the midpoints of the 64 segments of the first quadrant, Q2.62.
 struct SinCosTable {
   int64_t sinv[64];
@@ -189,6 +208,66 @@ constexpr SinCosTable makeSinCosTable() {
   return t;
 }
 
+/// tanh(a * 2^p) in Q.62 for a * 2^p < 16: the odd series on the argument halved k times (to
+/// below 2^-6, where the first omitted term is under 2^-68), then k doublings
+/// tanh(2x) = 2 tanh(x) / (1 + tanh(x)^2).
+constexpr uint64_t tanhQ62(uint64_t a, int p) {
+  int k = 0;
+  while (static_cast<int>(std::bit_width(a)) + p - k > -6)
+    ++k; // until a * 2^(p - k) < 2^-6
+  const uint64_t x = a << (62 + p - k);
+  const uint64_t x2 = mulQ62(x, x);
+  const uint64_t x3 = mulQ62(x2, x);
+  const uint64_t x5 = mulQ62(x3, x2);
+  const uint64_t x7 = mulQ62(x5, x2);
+  const uint64_t x9 = mulQ62(x7, x2);
+  uint64_t t = x - x3 / 3 + 2 * x5 / 15 - 17 * x7 / 315 + 62 * x9 / 2835;
+  for (int i = 0; i < k; ++i)
+    t = static_cast<uint64_t>((static_cast<U128>(t) << 63) /
+                              ((static_cast<uint64_t>(1) << 62) + mulQ62(t, t)));
+  return t;
+}
+
+/// Signed Q.62 product.
+constexpr int64_t mulQ62s(int64_t a, int64_t b) {
+  return static_cast<int64_t>((static_cast<S128>(a) * b) >> 62);
+}
+
+/// Rounds a signed fixed-point value to `drop` fewer fraction bits (to nearest, ties up).
+constexpr int64_t roundDropSigned(int64_t v, int drop) {
+  return static_cast<int64_t>((static_cast<S128>(v) + (static_cast<S128>(1) << (drop - 1))) >>
+                              drop);
+}
+
+/// tanh on [2^-12, 10): with a the midpoint of a segment of binade 2^e, T = tanh(a) and
+/// S = 1 - T^2, the Taylor coefficients of tanh(a + h) are T, S, -T S, -S (1 - 3T^2) / 3 and
+/// T S (2 - 3T^2) / 3. The table holds them for h = 2^e u and divided by 2^e,
+/// C_k = c_k 2^((k - 1) e) in Q.40, so that tanh(a + 2^e u) = 2^e (C0 + u (C1 + u (C2 +
+/// u (C3 + u C4)))) keeps the same relative precision in every binade.
+constexpr TanhTable makeTanhTable() {
+  TanhTable t{};
+  constexpr int64_t kOne = static_cast<int64_t>(1) << 62;
+  for (int e = kTanhMinExp; e <= kTanhMaxExp; ++e) {
+    const int sb = kTanhSegLog2[e - kTanhMinExp];
+    for (int j = 0; j < (1 << sb); ++j) {
+      // a = 2^e (1 + (j + 1/2) / 2^sb) = (2^(sb+1) + 2j + 1) * 2^(e - sb - 1)
+      const int64_t tv = static_cast<int64_t>(
+          tanhQ62((static_cast<uint64_t>(2) << sb) + 2 * static_cast<uint64_t>(j) + 1, e - sb - 1));
+      const int64_t t2 = mulQ62s(tv, tv);
+      const int64_t sv = kOne - t2;
+      const int64_t ts = mulQ62s(tv, sv);
+      const S128 oneMinus3T2 = static_cast<S128>(kOne) - 3 * static_cast<S128>(t2);
+      const S128 twoMinus3T2 = oneMinus3T2 + kOne;
+      const int64_t c[5] = {tv, sv, -ts, static_cast<int64_t>(-((sv * oneMinus3T2) >> 62) / 3),
+                            static_cast<int64_t>(((ts * twoMinus3T2) >> 62) / 3)};
+      Seg5 &seg = t.s[tanhSegBase(e) + j];
+      for (int k = 0; k < 5; ++k)
+        seg.c[k] = roundDropSigned(c[k], 22 - (k - 1) * e);
+    }
+  }
+  return t;
+}
+
 } // namespace detail
 
 inline constexpr Table4 kRcpTable = detail::makeRcpTable();
@@ -197,6 +276,7 @@ inline constexpr Table4 kRsqrtOddTable = detail::makeRsqrtTable(true);
 inline constexpr Table4 kEx2Table = detail::makeEx2Table();
 inline constexpr Table5 kLg2Table = detail::makeLg2Table();
 inline constexpr SinCosTable kSinCosTable = detail::makeSinCosTable();
+inline constexpr TanhTable kTanhTable = detail::makeTanhTable();
 
 } // namespace wf::hls::sfu
 
