@@ -412,6 +412,7 @@ def cpp_isa(s):
     w(f"inline constexpr unsigned kNumPreds = {s.enc['predicates']};")
     w(f"inline constexpr unsigned kTruePred = {s.enc['true_predicate']};")
     w(f"inline constexpr unsigned kNumBarrierRegs = {s.enc['barrier_registers']};")
+    w(f"inline constexpr unsigned kYieldBackEdges = {s.isa['execution']['yield_back_edges']};")
     w("")
     w("/// A bit field of the instruction word: absolute position and width.")
     w("struct Field {")
@@ -692,6 +693,7 @@ def sv_isa(s):
     w(f"  localparam int unsigned ZeroReg = {s.enc['zero_register']};")
     w(f"  localparam int unsigned TruePred = {s.enc['true_predicate']};")
     w(f"  localparam int unsigned NumBarrierRegs = {s.enc['barrier_registers']};")
+    w(f"  localparam int unsigned YieldBackEdges = {s.isa['execution']['yield_back_edges']};")
     w("")
     for fname, fields in s.formats.items():
         w(f"  // Format {fname}: {s.isa['formats'][fname]['doc']}")

@@ -4,9 +4,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  cmake ninja-build g++ python3 pkg-config
+  cmake ninja-build g++ python3 python3-mpmath pkg-config
   libgtest-dev libgmock-dev libfmt-dev libboost-program-options-dev libzstd-dev
   clang llvm verilator
+  # LLVM's development files, for warpforge cc's pass plugin (compiler/clang-plugin); the version
+  # must be Debian's clang's.
+  llvm-14-dev
 )
 
 missing=()

@@ -6,6 +6,7 @@ package wf_isa_pkg;
   localparam int unsigned ZeroReg = 255;
   localparam int unsigned TruePred = 15;
   localparam int unsigned NumBarrierRegs = 16;
+  localparam int unsigned YieldBackEdges = 1024;
 
   // Format R: register form: up to three sources and 16 modifier bits
   localparam int unsigned FmtROpLo = 0;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -22,6 +23,8 @@ bool enabled();
 Error launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args, uint64_t shared,
              cudaStream_t stream);
 Error symbol(const void *hostVar, uint64_t &address, uint64_t &size);
+/// Loads the driver module standing for a registered fatbinary (__cudaInitModule).
+Error initModule(ModuleRecord *record);
 } // namespace wf::rt::driver_route
 
 using wf::rt::Dim3;
@@ -509,7 +512,11 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
   switch (limit) {
   case cudaLimitStackSize: rt().stackSize = value; break;
   case cudaLimitPrintfFifoSize: if (value < 64) RETURN(Error::cudaErrorInvalidValue); rt().printfFifoSize = value; break;
-  case cudaLimitMallocHeapSize: rt().mallocHeapSize = value; break;
+  case cudaLimitMallocHeapSize:
+    // Fixed once a module using the heap has loaded (guide B.18.1).
+    if (rt().deviceHeapReserved()) RETURN(Error::cudaErrorInvalidValue);
+    rt().mallocHeapSize = value;
+    break;
   default: RETURN(Error::cudaErrorUnsupportedLimit);
   }
   RETURN(Error::cudaSuccess);
@@ -902,11 +909,19 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
     maxThreads = std::min<uint32_t>(maxThreads, uint32_t(k->maxntid.count()));
   attr->maxThreadsPerBlock = int(maxThreads);
   attr->numRegs = int(k->regsPerThread);
-  attr->ptxVersion = 80;
+  // User constant memory is the module's (as on a GPU, where every kernel of a module reports
+  // the module's __constant__ bytes).
+  for (const wf::wfx::Symbol &s : fn->module->image.symbols)
+    if (s.segment == wf::wfx::Segment::Const)
+      attr->constSizeBytes = std::max<size_t>(attr->constSizeBytes, size_t(s.offset) + s.size);
+  // The binary is compiled for the device (compute capability 8.0); the PTX names its own target.
   attr->binaryVersion = 80;
+  attr->ptxVersion = attr->binaryVersion;
+  if (fn->module->ptxArch.rfind("compute_", 0) == 0)
+    attr->ptxVersion = std::atoi(fn->module->ptxArch.c_str() + 8);
   attr->maxDynamicSharedSizeBytes =
       fn->maxDynamicShared >= 0 ? fn->maxDynamicShared : int(c.sharedMemPerBlock - k->sharedBytes);
-  attr->preferredShmemCarveout = -1;
+  attr->preferredShmemCarveout = fn->preferredCarveout;
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
@@ -927,6 +942,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int v
   case cudaFuncAttributePreferredSharedMemoryCarveout:
     // A hint: shared memory is not carved out of a cache here.
     if (value < -1 || value > 100) RETURN(Error::cudaErrorInvalidValue);
+    fn->preferredCarveout = value;
     break;
   default: RETURN(Error::cudaErrorInvalidValue);
   }
@@ -998,12 +1014,11 @@ void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *,
 char __cudaInitModule(void **handle) {
   std::lock_guard<std::recursive_mutex> l(gApi);
   auto *m = reinterpret_cast<wf::rt::ModuleRecord *>(handle);
-  if (rt().ensureLoaded(*m) != Error::cudaSuccess)
-    return 0;
-  // __managed__ variables: the host reads and writes them through their alias in device memory.
-  uint64_t a = 0, size = 0;
-  (void)a, (void)size;
-  return 1;
+  // Loading aims the host pointers of the module's __managed__ variables at their device copies
+  // (on the driver route, the copies in the module loaded from its PTX, which its kernels use).
+  Error e =
+      wf::rt::driver_route::enabled() ? wf::rt::driver_route::initModule(m) : rt().ensureLoaded(*m);
+  return e == Error::cudaSuccess;
 }
 void __cudaRegisterTexture(void **, const void *, const void **, const char *, int, int, int) {}
 void __cudaRegisterSurface(void **, const void *, const void **, const char *, int, int) {}

@@ -173,6 +173,8 @@ extern "C" {
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 cudaError_t cudaMallocHost(void **ptr, size_t size);
 cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags);
@@ -426,6 +428,17 @@ CUresult cuCtxGetDevice(CUdevice *dev) {
 CUresult cuCtxSynchronize(void) {
   DRIVER_CALL();
   return viaRuntime([] { return cudaDeviceSynchronize(); });
+}
+
+// CUlimit's values are cudaLimit's (stack 0, printf FIFO 1, malloc heap 2, ...).
+CUresult cuCtxSetLimit(int limit, size_t value) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaDeviceSetLimit(cudaLimit(limit), value); });
+}
+
+CUresult cuCtxGetLimit(size_t *value, int limit) {
+  DRIVER_CALL();
+  return viaRuntime([&] { return cudaDeviceGetLimit(value, cudaLimit(limit)); });
 }
 
 // --- modules ------------------------------------------------------------------------------------
@@ -815,10 +828,17 @@ Error moduleFor(ModuleRecord *record, CUmodule &out) {
   if (r != kSuccess)
     return r == kInvalidImage ? Error::cudaErrorInvalidKernelImage : Error(r);
   gRouteModules[record] = out;
+  // The program's __managed__ variables are this module's copies, the ones its kernels use.
+  Runtime::get().mapManagedVars(*record, *out->record);
   return Error::cudaSuccess;
 }
 
 } // namespace
+
+Error initModule(ModuleRecord *record) {
+  CUmodule module = nullptr;
+  return moduleFor(record, module);
+}
 
 Error launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args, uint64_t shared,
              cudaStream_t stream) {

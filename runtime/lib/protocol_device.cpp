@@ -126,6 +126,7 @@ public:
     d.paramSize = uint32_t(p.params.size());
     d.paramAddr = kParamOffset;
     d.rtbuf = p.rtbuf;
+    d.profileAddr = p.profileCounters;
     d.gridId = ++gridIds_;
     d.nameAddr = kNameOffset;
     d.nameLen = uint32_t(std::min<size_t>(p.kernelName.size(), kNameBytes));

@@ -2,8 +2,10 @@
 #include "warpforge/runtime/texture.h"
 
 #include "warpforge/codegen/Codegen.h"
+#include "warpforge/isa/device.gen.h"
 #include "warpforge/ptx/Parser.h"
 #include "warpforge/runtime/fatbin.h"
+#include "profile.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -120,8 +122,9 @@ Error faultError(FaultKind kind) {
   return Error::cudaErrorLaunchFailure;
 }
 
-constexpr uint64_t kRtHeader = 64;
-constexpr uint64_t kRtGridWorkspace = 48; ///< u64 in the header: cooperative grid barrier, or 0
+using isa::dev::RuntimeArea;
+constexpr uint64_t kRtHeader = sizeof(RuntimeArea);
+constexpr uint64_t kRtGridWorkspace = offsetof(RuntimeArea, gridWorkspace);
 
 } // namespace
 
@@ -246,7 +249,14 @@ FunctionRecord *Runtime::findFunction(const void *hostFun) {
 const VarRecord *Runtime::findVar(const void *hostVar) {
   std::lock_guard lock(mutex_);
   auto it = vars_.find(hostVar);
-  return it == vars_.end() ? nullptr : &it->second;
+  if (it != vars_.end())
+    return &it->second;
+  // A __managed__ variable named by its storage: host code reaches it through the registered
+  // pointer, so `&var` in a program is the address the pointer holds.
+  for (auto &[key, var] : vars_)
+    if (var.managed && var.managedHostPtr && *var.managedHostPtr == hostVar)
+      return &var;
+  return nullptr;
 }
 
 // --- modules ---
@@ -312,6 +322,9 @@ Error Runtime::ensureLoaded(ModuleRecord &module) {
   if (!module.precompiled)
     if (Error e = compile(module); e != Error::cudaSuccess)
       return module.loadError = e;
+  if (module.image.flags & wfx::kFlagDeviceHeap)
+    if (Error e = ensureDeviceHeap(); e != Error::cudaSuccess)
+      return module.loadError = e;
   uint64_t bytes = wfx::placeSegments(module.image, 0).end;
   uint64_t base = device_->allocate(bytes ? bytes : 256, 4096);
   if (!base) {
@@ -334,28 +347,27 @@ Error Runtime::ensureLoaded(ModuleRecord &module) {
                  module.placed.constant.size());
   device_->write(module.placed.bases.global, module.placed.global.data(),
                  module.placed.global.size());
-  // __managed__ variables: the host reaches them through the pointer nvcc's code dereferences,
-  // aimed at the variable itself (its device address is its host address).
+  mapManagedVars(module, module);
+  return module.loadError = Error::cudaSuccess;
+}
+
+void Runtime::mapManagedVars(const ModuleRecord &registered, const ModuleRecord &copy) {
+  // The host reaches a __managed__ variable through the pointer nvcc's code dereferences, aimed
+  // at the variable itself (its device address is its host address).
   bool identity = managedSupported();
   for (auto &[key, var] : vars_) {
-    if (var.module != &module || !var.managed || !var.managedHostPtr)
+    if (var.module != &registered || !var.managed || !var.managedHostPtr)
       continue;
-    uint64_t a = module.placed.symbolAddress(module.image, var.name);
+    uint64_t a = copy.placed.symbolAddress(copy.image, var.name);
     *var.managedHostPtr = identity && a ? reinterpret_cast<void *>(a) : nullptr;
     if (a)
       managed_[a] = var.size;
   }
-  return module.loadError = Error::cudaSuccess;
 }
 
 Error Runtime::symbol(const void *hostVar, uint64_t &address, uint64_t &size) {
-  VarRecord *var = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = vars_.find(hostVar);
-    if (it != vars_.end())
-      var = &it->second;
-  }
+  // Records live as long as the runtime; findVar takes the lock.
+  auto *var = const_cast<VarRecord *>(findVar(hostVar));
   if (!var)
     return Error::cudaErrorInvalidSymbol;
   if (Error e = ensureLoaded(*var->module); e != Error::cudaSuccess)
@@ -385,12 +397,33 @@ Error Runtime::prepareRtbuf() {
     if (!rtbuf_)
       return Error::cudaErrorMemoryAllocation;
   }
-  uint8_t header[kRtHeader] = {};
-  uint64_t fifo = rtbuf_ + kRtHeader;
-  uint32_t size = uint32_t(printfFifoSize);
-  std::memcpy(header, &fifo, 8);
-  std::memcpy(header + 8, &size, 4);
-  device_->write(rtbuf_, header, sizeof header);
+  RuntimeArea area = {};
+  area.fifoBase = rtbuf_ + kRtHeader;
+  area.fifoSize = uint32_t(printfFifoSize);
+  area.deviceHeap = deviceHeap_;
+  device_->write(rtbuf_, &area, sizeof area);
+  return Error::cudaSuccess;
+}
+
+Error Runtime::ensureDeviceHeap() {
+  if (deviceHeap_)
+    return Error::cudaSuccess;
+  // Reserved once, when the first module that calls malloc/free loads, and kept (allocations
+  // outlive their kernels) until cudaDeviceReset; the allocator itself runs on the device.
+  isa::dev::DeviceHeap header = {};
+  uint64_t arenaBytes = (mallocHeapSize + 15) / 16 * 16;
+  uint64_t base = device_->allocate(sizeof header + arenaBytes, 256);
+  if (!base) {
+    std::fprintf(stderr,
+                 "warpforge: the device heap (cudaLimitMallocHeapSize, %llu bytes) does not fit "
+                 "in device memory\n",
+                 (unsigned long long)mallocHeapSize);
+    return Error::cudaErrorSharedObjectInitFailed;
+  }
+  header.arena = base + sizeof header;
+  header.arenaBytes = arenaBytes;
+  device_->write(base, &header, sizeof header);
+  deviceHeap_ = base;
   return Error::cudaSuccess;
 }
 
@@ -398,7 +431,7 @@ void Runtime::drainPrintf() {
   if (!rtbuf_)
     return;
   uint32_t used = 0;
-  device_->read(rtbuf_ + 12, &used, 4);
+  device_->read(rtbuf_ + offsetof(RuntimeArea, fifoUsed), &used, 4);
   if (used > rtbufFifo_)
     used = uint32_t(rtbufFifo_);
   if (!used)
@@ -421,7 +454,7 @@ void Runtime::drainPrintf() {
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   uint32_t zero = 0;
-  device_->write(rtbuf_ + 12, &zero, 4);
+  device_->write(rtbuf_ + offsetof(RuntimeArea, fifoUsed), &zero, 4);
 }
 
 Error Runtime::reportFault(FunctionRecord &fn, const DeviceFault &fault, Dim3 grid, Dim3 block) {
@@ -429,7 +462,7 @@ Error Runtime::reportFault(FunctionRecord &fn, const DeviceFault &fault, Dim3 gr
   std::fflush(stdout);
   if (fault.kind == FaultKind::Assert && rtbuf_) {
     uint8_t rec[32];
-    device_->read(rtbuf_ + 16, rec, sizeof rec);
+    device_->read(rtbuf_ + offsetof(RuntimeArea, assertFlag), rec, sizeof rec);
     uint32_t flag, line;
     uint64_t msg, file, func;
     std::memcpy(&flag, rec, 4);
@@ -532,7 +565,12 @@ Error Runtime::launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args,
     device_->write(rtbuf_ + kRtGridWorkspace, &gridWorkspace_, 8);
   }
   p.rtbuf = rtbuf_;
+  Profiler *profiler = Profiler::fromEnvironment();
+  if (profiler)
+    p.profileCounters = profiler->countersFor(*device_, *fn.module);
   LaunchOutcome r = device_->launch(p);
+  if (profiler && p.profileCounters)
+    profiler->collect(*device_, *fn.module, fn.name);
   drainPrintf();
   if (trace_)
     std::fprintf(stderr, "[warpforge] launch %s <<<(%u,%u,%u),(%u,%u,%u),%llu>>>: %llu warp insts, %llu cycles\n",
@@ -728,8 +766,13 @@ void Runtime::reset() {
   hostAllocs_.clear();
   rtbuf_ = 0;
   gridWorkspace_ = 0;
-  for (auto &[h, fn] : functions_)
+  deviceHeap_ = 0;
+  if (Profiler *profiler = Profiler::fromEnvironment())
+    profiler->forgetDevice();
+  for (auto &[h, fn] : functions_) {
     fn.maxDynamicShared = -1;
+    fn.preferredCarveout = -1;
+  }
   for (auto &m : modules_) {
     m->loaded = false;
     m->loadError = Error::cudaSuccess;

@@ -6,6 +6,7 @@
 // calls (__cudaRegisterFatBinary, __cudaRegisterFunction, __cudaRegisterVar) and launches
 // through __cudaPushCallConfiguration/cudaLaunchKernel. At the first launch the runtime compiles
 // the PTX for the device's configuration and caches the result, as for nvcc-built programs.
+// __managed__ variables need our pass plugin in the host pass (compiler/clang-plugin).
 #include "cli.h"
 #include "frontend.h"
 #include "warpforge/codegen/Codegen.h"
@@ -42,6 +43,8 @@ constexpr const char *kUsage =
     "  -h, --help         print this help\n"
     "Other flags go to clang: -I -D -U -O -std= -g -W -f -include -isystem -Xclang for the\n"
     "compiles, -l -L -Wl, -pthread for the link.\n\n"
+    "__managed__ variables need the pass plugin built with Warpforge for one clang major\n"
+    "version (WARPFORGE_MANAGED_PLUGIN overrides where it is; set empty: none).\n\n"
     "Exit status: 0 success, 1 compile or link errors (clang's messages as they are), 2 bad\n"
     "command line.\n";
 
@@ -205,6 +208,31 @@ std::string buildExecutable(const CcOptions &options) {
     return "cannot find Warpforge's libcudart.so.13 (expected in the lib folder next to the "
            "warpforge executable's bin folder); set WARPFORGE_LIB_DIR to its folder";
 
+  // __managed__ variables need the pass plugin in the host pass (compiler/clang-plugin says why);
+  // it loads only into a clang of the LLVM version it was built for. Without it our headers make
+  // __managed__ an error.
+  std::string managedPlugin = findManagedPlugin();
+  if (!managedPlugin.empty()) {
+    int wanted = managedPluginLlvmMajor(), major = clangMajorVersion(clang);
+    if (major != wanted && options.clang.empty()) {
+      std::string versioned = findOnPath({fmt::format("clang++-{}", wanted)});
+      if (!versioned.empty()) {
+        clang = versioned;
+        major = wanted;
+      }
+    }
+    if (major != wanted) {
+      if (options.verbose)
+        std::cerr << fmt::format("warpforge cc: {} is not clang {}, for which the __managed__ "
+                                 "pass plugin was built; __managed__ is not available\n",
+                                 clang, wanted);
+      managedPlugin.clear();
+    }
+  } else if (options.verbose) {
+    std::cerr << "warpforge cc: no __managed__ pass plugin found; __managed__ is not "
+                 "available\n";
+  }
+
   TempDir temp;
   bool deps = !options.depsFile.empty();
   std::vector<std::string> objects, depFiles;
@@ -233,6 +261,8 @@ std::string buildExecutable(const CcOptions &options) {
       if (std::string problem = step(argv, options.verbose, "the device pass on '" + input + "'");
           !problem.empty())
         return problem;
+      if (std::string problem = repairClangPtx(ptx); !problem.empty())
+        return problem;
       if (options.embedWfx) {
         std::string wfxPath = stem + ".wfx";
         if (std::string problem = compileToWfx(ptx, input, options.config, wfxPath);
@@ -243,6 +273,8 @@ std::string buildExecutable(const CcOptions &options) {
       argv = cudaBase;
       argv.insert(argv.end(), {"--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary",
                                "-Xclang", ptx});
+      if (!managedPlugin.empty())
+        argv.insert(argv.end(), {"-D__WARPFORGE_MANAGED__=1", "-fpass-plugin=" + managedPlugin});
     } else {
       argv = {clang, "-x", kind == InputKind::C ? "c" : "c++", "-O2",
               kind == InputKind::C ? "-std=c11" : "-std=c++17", "-D__WARPFORGE__=1", "-isystem",
@@ -289,6 +321,8 @@ std::string buildExecutable(const CcOptions &options) {
     std::set<std::string> files;
     for (const std::string &file : depFiles)
       readDeps(file, files);
+    if (!managedPlugin.empty())
+      files.insert(fs::weakly_canonical(managedPlugin).string());
     std::ofstream out(options.depsFile);
     for (const std::string &file : files)
       out << file << "\n";

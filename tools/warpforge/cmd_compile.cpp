@@ -53,7 +53,8 @@ std::string runFrontEnd(const std::string &input, const std::string &ptxPath,
     if (nvcc.empty())
       return "the nvcc front end needs NVIDIA's nvcc on PATH (not found); use "
              "--frontend=clang, which needs no NVIDIA toolkit";
-    argv = {nvcc, "-ptx", "-arch=compute_75", "-std=c++17", "-O3", "-D__WARPFORGE__=1"};
+    argv = {nvcc,         "-ptx", "-arch=compute_80", // the compute capability the device reports
+            "-std=c++17", "-O3",  "-D__WARPFORGE__=1"};
     for (const std::string &dir : options.includeDirs)
       argv.push_back("-I" + dir);
     if (options.lineInfo)
@@ -74,6 +75,8 @@ std::string runFrontEnd(const std::string &input, const std::string &ptxPath,
   if (status != 0)
     return fmt::format("{} failed on '{}' (exit status {}); its messages are above",
                        options.frontend, input, status);
+  if (options.frontend == "clang")
+    return repairClangPtx(ptxPath);
   return {};
 }
 
@@ -81,11 +84,10 @@ std::string runFrontEnd(const std::string &input, const std::string &ptxPath,
 
 int runCompile(const std::vector<std::string> &args) {
   CommandLine line;
-  line.usage =
-      "usage: warpforge compile FILE.cu|FILE.ptx -o FILE.wfx [options]\n\n"
-      "Compiles the device code of a CUDA source, or a PTX file, into a native module.\n"
-      "CUDA sources go through a front end that writes PTX: clang (the default; Debian's\n"
-      "clang++ with Warpforge's own CUDA headers, no NVIDIA toolkit needed) or nvcc.";
+  line.usage = "usage: warpforge compile FILE.cu|FILE.ptx -o FILE.wfx [options]\n\n"
+               "Compiles the device code of a CUDA source, or a PTX file, into a native module.\n"
+               "CUDA sources go through a front end that writes PTX: clang (the default; Debian's\n"
+               "clang++ with Warpforge's own CUDA headers, no NVIDIA toolkit needed) or nvcc.";
   line.options.add_options()("output,o", po::value<std::string>()->value_name("FILE"),
                              "the module to write (default: the input with .wfx)")(
       "frontend", po::value<std::string>()->value_name("NAME")->default_value("clang"),
@@ -105,8 +107,8 @@ int runCompile(const std::vector<std::string> &args) {
       "lineinfo", "have the front end emit .loc lines for the CUDA source")(
       "save-ptx", po::value<std::string>()->value_name("FILE"),
       "keep the front end's PTX in FILE (the module's line table then names it)")(
-      "max-regs", po::value<uint32_t>()->value_name("N"), "register budget per thread")(
-      "verbose,v", "print the front end's command line");
+      "max-regs", po::value<uint32_t>()->value_name("N"),
+      "register budget per thread")("verbose,v", "print the front end's command line");
   line.details = "Exit status: 0 success, 1 compile errors (front end messages as they are, ours\n"
                  "as FILE:LINE:COL: error: ...), 2 bad command line.\n";
   po::variables_map values;

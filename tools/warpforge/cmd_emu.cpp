@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "warpforge/func/device.h"
 #include "warpforge/isa/config.gen.h"
+#include "warpforge/isa/device.gen.h"
 #include "warpforge/module/wfx.h"
 
 #include <bit>
@@ -19,6 +20,8 @@ namespace {
 constexpr uint64_t kAllocAlign = 256;
 /// The launch's runtime area (SR_RTBUF): printf FIFO and assert record, zeroed before the launch.
 constexpr uint64_t kRuntimeAreaBytes = 64 * 1024;
+/// The arena of the device heap a module that calls malloc/free gets (CUDA's default size).
+constexpr uint64_t kDeviceHeapBytes = 8 << 20;
 
 uint64_t alignUp(uint64_t value, uint64_t align) { return (value + align - 1) / align * align; }
 
@@ -118,6 +121,8 @@ public:
     BumpAllocator allocator(memory_->base(), memory_->base() + memory_->size());
     placeModule(allocator);
     rtbuf_ = allocator.allocate(kRuntimeAreaBytes, "the runtime area");
+    if (module_.flags & wfx::kFlagDeviceHeap)
+      reserveDeviceHeap(allocator);
     placeBuffers(allocator);
     func::LaunchDesc desc = describeLaunch();
     checkOutputs();
@@ -432,6 +437,16 @@ private:
       }
     }
     return ok;
+  }
+
+  /// An empty device heap, found by the kernel through the runtime area (as the runtime does).
+  void reserveDeviceHeap(BumpAllocator &allocator) {
+    isa::dev::DeviceHeap header = {};
+    header.arenaBytes = kDeviceHeapBytes;
+    uint64_t heap = allocator.allocate(sizeof header + header.arenaBytes, "the device heap");
+    header.arena = heap + sizeof header;
+    memory_->write(heap, &header, sizeof header);
+    memory_->write(rtbuf_ + offsetof(isa::dev::RuntimeArea, deviceHeap), &heap, sizeof heap);
   }
 
   const po::variables_map &values_;

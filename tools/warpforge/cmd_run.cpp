@@ -142,7 +142,7 @@ int runRun(const std::vector<std::string> &args) {
     key += flag + '\n';
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  key += self.string() + '\n' + identity(self);
+  key += self.string() + '\n' + identity(self) + '\n' + findManagedPlugin();
   std::string name = fmt::format("{:016x}{:016x}-{}", fnv1a(key), fnv1a(key, fnv1a(key) ^ 0x9e37),
                                  fs::path(options.inputs.front()).stem().string());
 

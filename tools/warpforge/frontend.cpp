@@ -2,8 +2,11 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -75,6 +78,26 @@ std::string findRuntimeLibDir() {
   return {};
 }
 
+std::string findManagedPlugin() {
+  if (const char *env = std::getenv("WARPFORGE_MANAGED_PLUGIN"))
+    return env;
+#ifdef WARPFORGE_MANAGED_PLUGIN
+  std::error_code ec;
+  if (fs::path prefix = prefixOfExecutable(); !prefix.empty())
+    if (fs::exists(prefix / "lib" / WARPFORGE_MANAGED_PLUGIN, ec))
+      return (prefix / "lib" / WARPFORGE_MANAGED_PLUGIN).string();
+#endif
+  return {};
+}
+
+int managedPluginLlvmMajor() {
+#ifdef WARPFORGE_MANAGED_PLUGIN_LLVM_MAJOR
+  return WARPFORGE_MANAGED_PLUGIN_LLVM_MAJOR;
+#else
+  return 0;
+#endif
+}
+
 static int waitFor(pid_t pid) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
@@ -93,8 +116,15 @@ static int spawn(const std::vector<std::string> &argv, const std::vector<std::st
   if (pid < 0)
     return 127;
   if (pid == 0) {
-    if (closeStdin)
-      ::close(0);
+    if (closeStdin) {
+      // Stdin from /dev/null rather than closed: a closed descriptor 0 is reused by the child's
+      // next open(), which confuses tools that write to what they opened (nvcc's preprocessor).
+      int null = ::open("/dev/null", O_RDONLY);
+      if (null > 0) {
+        ::dup2(null, 0);
+        ::close(null);
+      }
+    }
     if (env)
       for (const std::string &entry : *env)
         ::putenv(const_cast<char *>(entry.c_str()));
@@ -109,6 +139,40 @@ static int spawn(const std::vector<std::string> &argv, const std::vector<std::st
 }
 
 int runProgram(const std::vector<std::string> &argv) { return spawn(argv, nullptr, true); }
+
+int clangMajorVersion(const std::string &clang) {
+  int fds[2];
+  if (::pipe(fds) != 0)
+    return 0;
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return 0;
+  }
+  if (pid == 0) {
+    ::dup2(fds[1], 1);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    char *argv[] = {const_cast<char *>(clang.c_str()), const_cast<char *>("-dumpversion"), nullptr};
+    ::execve(argv[0], argv, environ);
+    std::_Exit(127);
+  }
+  ::close(fds[1]);
+  std::string text;
+  char buffer[256];
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      break;
+    text.append(buffer, size_t(n));
+  }
+  ::close(fds[0]);
+  if (waitFor(pid) != 0)
+    return 0;
+  return std::atoi(text.c_str()); // "14.0.6"
+}
 
 int runProgramWithEnv(const std::vector<std::string> &argv, const std::vector<std::string> &env) {
   return spawn(argv, &env, false);
@@ -152,9 +216,10 @@ TempDir::~TempDir() {
 }
 
 std::vector<std::string> clangCudaArgs(const std::string &clang, const std::string &headers) {
-  std::vector<std::string> argv = {clang, "-x", "cuda", "--cuda-gpu-arch=sm_75", "-nocudainc",
-                                   "-nocudalib", "-O2", "-std=c++17", "-Wno-unknown-cuda-version",
-                                   "-D__WARPFORGE__=1", "-isystem", headers};
+  std::vector<std::string> argv = {
+      clang,        "-x",   "cuda",       "--cuda-gpu-arch=sm_75",     "-nocudainc",
+      "-nocudalib", "-O2",  "-std=c++17", "-Wno-unknown-cuda-version", "-D__WARPFORGE__=1",
+      "-isystem",   headers};
   // The runtime's ABI types (cuda_types.h and the tables it includes) are installed beside our
   // headers; in the build tree they are read where the runtime has them.
   std::error_code ec;
@@ -165,6 +230,74 @@ std::vector<std::string> clangCudaArgs(const std::string &clang, const std::stri
 #endif
   argv.insert(argv.end(), {"-include", "__wf_cuda_preinclude.h"});
   return argv;
+}
+
+std::string repairClangPtx(const std::string &ptxPath) {
+  std::ifstream in(ptxPath);
+  if (!in)
+    return "cannot read '" + ptxPath + "'";
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string source = text.str();
+  // The back end's pattern: `shl.b64 %lhs, X, N;` then `sub.u32 %amt2, 64, N;` (shr.b64 for a
+  // rotate right), both inside a `{ }` scope that declares %lhs, %rhs and %amt2.
+  auto split = [](std::string_view line, std::string_view &op, std::vector<std::string> &args) {
+    size_t start = line.find_first_not_of(" \t");
+    if (start == std::string_view::npos)
+      return false;
+    line.remove_prefix(start);
+    size_t gap = line.find_first_of(" \t");
+    if (gap == std::string_view::npos || line.back() != ';')
+      return false;
+    op = line.substr(0, gap);
+    std::string_view rest = line.substr(gap, line.size() - gap - 1);
+    args.clear();
+    while (!rest.empty()) {
+      size_t comma = rest.find(',');
+      std::string_view arg = rest.substr(0, comma);
+      size_t b = arg.find_first_not_of(" \t"), e = arg.find_last_not_of(" \t");
+      args.emplace_back(b == std::string_view::npos ? std::string_view()
+                                                    : arg.substr(b, e - b + 1));
+      if (comma == std::string_view::npos)
+        break;
+      rest.remove_prefix(comma + 1);
+    }
+    return true;
+  };
+  std::vector<std::string_view> lines;
+  for (size_t at = 0; at < source.size();) {
+    size_t end = source.find('\n', at);
+    if (end == std::string::npos)
+      end = source.size();
+    lines.push_back(std::string_view(source).substr(at, end - at));
+    at = end + 1;
+  }
+  std::string out;
+  out.reserve(source.size() + 1024);
+  bool changed = false;
+  std::string_view op, subOp;
+  std::vector<std::string> args, subArgs;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i + 1 < lines.size() && split(lines[i], op, args) && (op == "shl.b64" || op == "shr.b64") &&
+        args.size() == 3 && args[0] == "%lhs" && split(lines[i + 1], subOp, subArgs) &&
+        subOp == "sub.u32" && subArgs.size() == 3 && subArgs[0] == "%amt2" && subArgs[1] == "64" &&
+        subArgs[2] == args[2]) {
+      out += "\tand.b32 \t%amt2, " + args[2] + ", 63;\n";
+      out += "\t" + std::string(op) + " \t%lhs, " + args[1] + ", %amt2;\n";
+      out += "\tsub.u32 \t%amt2, 64, %amt2;\n";
+      ++i;
+      changed = true;
+      continue;
+    }
+    out += lines[i];
+    out += '\n';
+  }
+  if (!changed)
+    return {};
+  std::ofstream file(ptxPath, std::ios::trunc);
+  if (!(file << out))
+    return "cannot write '" + ptxPath + "'";
+  return {};
 }
 
 } // namespace wf::driver

@@ -18,6 +18,17 @@ std::string findClang();
 /// folder compiled in by CMake (build-tree use without installing). Empty when not found.
 std::string findCudaHeaders();
 
+/// The pass plugin for __managed__ variables (compiler/clang-plugin), loaded into clang's host
+/// pass: $WARPFORGE_MANAGED_PLUGIN when set (empty: none), else <bin>/../lib next to this
+/// executable. Empty when there is none (not built: no LLVM development files for the clang).
+std::string findManagedPlugin();
+
+/// The LLVM major version the plugin was built for; 0 when this build has no plugin.
+int managedPluginLlvmMajor();
+
+/// The major version of `clang` (from `clang -dumpversion`); 0 when it cannot be read.
+int clangMajorVersion(const std::string &clang);
+
 /// The folder holding the drop-in libcudart.so.13: $WARPFORGE_LIB_DIR, else <bin>/../lib next to
 /// this executable (the build tree and the install tree alike). Empty when not found.
 std::string findRuntimeLibDir();
@@ -66,6 +77,13 @@ std::vector<std::string> clangCudaArgs(const std::string &clang, const std::stri
 /// old PTX ISA; the *_sync builtins need PTX 6.0 or newer.
 inline const std::vector<std::string> kClangDevicePass = {
     "--cuda-device-only", "-S", "-Xclang", "-target-feature", "-Xclang", "+ptx70"};
+
+/// Rewrites, in place, the PTX file clang's device pass wrote, around a bug of clang's NVPTX back
+/// end (14 to 16): a 64-bit rotate by a register amount becomes shifts of that amount and of 64
+/// minus it, but LLVM's rotate takes the amount modulo 64 while PTX clamps shift amounts, so an
+/// amount the optimizer left unreduced (`~(1ull << (t % 63))` rotates by `t + t / 63`) gives 0.
+/// The amount is reduced modulo 64 first. Returns an error text or "".
+std::string repairClangPtx(const std::string &ptxPath);
 
 /// What `warpforge cc` builds: inputs (.cu, C/C++ sources, objects and libraries), the executable,
 /// and the flags for clang.

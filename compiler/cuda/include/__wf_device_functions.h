@@ -5,7 +5,12 @@
 #include "__wf_host_defines.h"
 
 // ---- barriers, fences, misc ------------------------------------------------------------------
-// __syncthreads is a clang builtin (bar.sync 0).
+// __syncthreads is inline PTX with a memory clobber, not clang's builtin: clang 14 marks its
+// llvm.nvvm.barrier0 `nocallback`, so the globals analysis concludes the barrier cannot touch an
+// internal global (a function's __shared__ variable) and forwards one thread's store to the other
+// threads' loads across it (`if (tid == 0) s = x; __syncthreads(); use(s);` read s early).
+__WF_DEVICE void __wf_syncthreads() { asm volatile("bar.sync 0;" ::: "memory"); }
+#define __syncthreads() __wf_syncthreads()
 __WF_DEVICE int __syncthreads_count(int p) {
   int r;
   asm volatile("{ .reg .pred p; setp.ne.s32 p, %1, 0; bar.red.popc.u32 %0, 0, p; }"

@@ -7,7 +7,20 @@
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
+#endif
+// clang (14) accepts __managed__ only for HIP. A managed variable is a device variable; in the
+// host pass its shadow is marked (the section) for warpforge cc's pass plugin, which sends host
+// uses through the pointer it registers with __cudaRegisterManagedVar (compiler/clang-plugin).
+#ifndef __managed__
+#if defined(__CUDA_ARCH__)
+#define __managed__ __attribute__((device))
+#elif defined(__WARPFORGE_MANAGED__)
+#define __managed__ __attribute__((device, section(".warpforge.managed")))
+#else
+#define __managed__                                                                                \
+  __attribute__((device, unavailable("__managed__ variables need warpforge cc's pass plugin, "     \
+                                     "built with LLVM's development files for this clang")))
+#endif
 #endif
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))

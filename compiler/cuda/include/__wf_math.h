@@ -1,7 +1,8 @@
 // Warpforge CUDA headers: the CUDA Math API, first part. Written for Warpforge: range reduction
-// plus Taylor polynomials evaluated in double precision (single-precision functions are evaluated
-// in double and rounded once, which keeps them within 1 ulp). Device overloads live beside the
-// host C library's functions (clang's CUDA target overloading).
+// plus Taylor polynomials, with double-double steps (exp and log cores good to about 2^-66) where a
+// double-precision result must come within the guide's 1-2 ulp; single-precision functions are
+// evaluated in double and rounded once. Device overloads live beside the host C library's
+// functions (clang's CUDA target overloading).
 #pragma once
 #include "__wf_host_defines.h"
 
@@ -16,7 +17,6 @@ __WF_M float fabsf(float x) { return __builtin_bit_cast(float, __builtin_bit_cas
 __WF_M float sqrtf(float x) { float r; asm("sqrt.rn.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 __WF_M double sqrt(double x) { double r; asm("sqrt.rn.f64 %0, %1;" : "=d"(r) : "d"(x)); return r; }
 __WF_M float rsqrtf(float x) { return 1.0f / sqrtf(x); }
-__WF_M double rsqrt(double x) { return 1.0 / sqrt(x); }
 __WF_M float fmaf(float a, float b, float c) { float r; asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(r) : "f"(a), "f"(b), "f"(c)); return r; }
 __WF_M double fma(double a, double b, double c) { double r; asm("fma.rn.f64 %0, %1, %2, %3;" : "=d"(r) : "d"(a), "d"(b), "d"(c)); return r; }
 __WF_M float fminf(float a, float b) { float r; asm("min.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
@@ -89,13 +89,28 @@ __WF_UN(__frcp_rn, float, "f", "rcp.rn.f32") __WF_UN(__frcp_rz, float, "f", "rcp
 __WF_UN(__frcp_ru, float, "f", "rcp.rp.f32") __WF_UN(__frcp_rd, float, "f", "rcp.rm.f32")
 __WF_UN(__drcp_rn, double, "d", "rcp.rn.f64") __WF_UN(__drcp_rz, double, "d", "rcp.rz.f64")
 __WF_UN(__drcp_ru, double, "d", "rcp.rp.f64") __WF_UN(__drcp_rd, double, "d", "rcp.rm.f64")
-__WF_UN(__frsqrt_rn, float, "f", "rsqrt.approx.f32")
 __WF_UN(__saturatef, float, "f", "cvt.sat.f32.f32")
 __WF_UN(__wf_ex2_approx, float, "f", "ex2.approx.ftz.f32")
 __WF_UN(__wf_lg2_approx, float, "f", "lg2.approx.ftz.f32")
 __WF_UN(__sinf, float, "f", "sin.approx.ftz.f32")
 __WF_UN(__cosf, float, "f", "cos.approx.ftz.f32")
 #undef __WF_UN
+// Correctly rounded 1/sqrt(x): the double 1/sqrt is within 2^-51 of it, so its rounding y is off
+// by at most one; the midpoints m next to y decide, by the sign of m^2 x - 1 (m^2 exact, one
+// rounding in fma).
+__WF_M float __frsqrt_rn(float x) {
+  if (!(x > 0.0f) || x == __builtin_inff())
+    return x == 0.0f ? copysignf(__builtin_inff(), x)
+                     : x == __builtin_inff() ? 0.0f : __builtin_nanf("");
+  double xd = x;
+  float y = (float)(1.0 / sqrt(xd));
+  unsigned b = __builtin_bit_cast(unsigned, y);
+  double below = 0.5 * ((double)y + (double)__builtin_bit_cast(float, b - 1));
+  double above = 0.5 * ((double)y + (double)__builtin_bit_cast(float, b + 1));
+  if (fma(above * above, xd, -1.0) < 0.0) return __builtin_bit_cast(float, b + 1);
+  if (fma(below * below, xd, -1.0) > 0.0) return __builtin_bit_cast(float, b - 1);
+  return y;
+}
 __WF_M float __fdividef(float a, float b) { float r; asm("div.approx.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 __WF_M float __expf(float x) { return __wf_ex2_approx(x * 1.44269504f); }
 __WF_M float __exp10f(float x) { return __wf_ex2_approx(x * 3.32192809f); }
@@ -106,6 +121,16 @@ __WF_M float __powf(float a, float b) { return __wf_ex2_approx(b * __wf_lg2_appr
 __WF_M float __tanf(float x) { return __fdividef(__sinf(x), __cosf(x)); }
 __WF_M void __sincosf(float x, float *s, float *c) { *s = __sinf(x); *c = __cosf(x); }
 
+// 1/sqrt(x) with one Newton step y + y (1 - x y^2) / 2 on an exact residual (scaled so that y^2
+// stays normal).
+__WF_M double rsqrt(double x) {
+  if (!(x > 0.0) || x == __builtin_inf()) return 1.0 / sqrt(x);
+  double s = x < 0x1p-1000 ? 0x1p100 : x > 0x1p1000 ? 0x1p-100 : 1.0;
+  double a = x * s, y = 1.0 / sqrt(a);
+  double y2 = __dmul_rn(y, y), y2l = fma(y, y, -y2), p = __dmul_rn(a, y2);
+  double d = ((1.0 - p) - fma(a, y2, -p)) - a * y2l;
+  return fma(y, 0.5 * d, y) * (s == 1.0 ? 1.0 : s > 1.0 ? 0x1p50 : 0x1p-50);
+}
 // ---- double-precision cores -----------------------------------------------------------------------
 __WF_M double __wf_pow2i(int k) { return __WF_DBL((unsigned long long)(k + 1023) << 52); } // -1022..1023
 __WF_M double __wf_scale(double v, int n) { // v * 2^n for any n, one rounding at most
@@ -113,88 +138,245 @@ __WF_M double __wf_scale(double v, int n) { // v * 2^n for any n, one rounding a
   else if (n < -1022) { v *= __wf_pow2i(-1022 + 54); n += 1022 - 54; if (n < -1022) { v *= __wf_pow2i(-1022 + 54); n += 1022 - 54; if (n < -1022) n = -1022; } }
   return v * __wf_pow2i(n);
 }
-// e^(r + rl) for |r| <= 0.35, |rl| tiny: Taylor series to r^13.
-__WF_M double __wf_exp_poly(double r, double rl) {
-  double p = 1.0 / 6227020800.0;
-  p = fma(p, r, 1.0 / 479001600.0); p = fma(p, r, 1.0 / 39916800.0); p = fma(p, r, 1.0 / 3628800.0);
-  p = fma(p, r, 1.0 / 362880.0); p = fma(p, r, 1.0 / 40320.0); p = fma(p, r, 1.0 / 5040.0);
-  p = fma(p, r, 1.0 / 720.0); p = fma(p, r, 1.0 / 120.0); p = fma(p, r, 1.0 / 24.0);
-  p = fma(p, r, 1.0 / 6.0); p = fma(p, r, 0.5);
-  double q = fma(p * r, r, rl) + r; // e^r - 1 (+ rl) without the leading 1
-  return 1.0 + fma(q, rl, q);
+// ---- double-double helpers (hi + lo, |lo| <= ulp(hi)/2) ----------------------------------------
+// clang contracts a*b + c into an fma across statements (CUDA's default); error-free
+// transformations that need a product's rounded value form it with __dmul_rn, which PTX never
+// contracts.
+struct __wf_dd { double hi, lo; };
+__WF_M __wf_dd __wf_dd_norm(double h, double l) { double s = h + l; return {s, l - (s - h)}; }
+__WF_M __wf_dd __wf_two_sum(double a, double b) {
+  double s = a + b, bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
 }
-#define __WF_LN2_HI 6.93147180369123816490e-01
+__WF_M __wf_dd __wf_dd_add(__wf_dd a, __wf_dd b) {
+  __wf_dd s = __wf_two_sum(a.hi, b.hi);
+  return __wf_dd_norm(s.hi, s.lo + a.lo + b.lo);
+}
+__WF_M __wf_dd __wf_dd_mul(__wf_dd a, __wf_dd b) {
+  double p = __dmul_rn(a.hi, b.hi);
+  return __wf_dd_norm(p, fma(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi));
+}
+__WF_M __wf_dd __wf_dd_muld(__wf_dd a, double b) {
+  double p = __dmul_rn(a.hi, b);
+  return __wf_dd_norm(p, fma(a.hi, b, -p) + a.lo * b);
+}
+__WF_M __wf_dd __wf_dd_div(__wf_dd a, __wf_dd b) { // the remainder a.hi - q b.hi is exact (fma)
+  double q = a.hi / b.hi;
+  double r = (fma(-q, b.hi, a.hi) + a.lo) - q * b.lo;
+  return __wf_dd_norm(q, r / b.hi);
+}
+__WF_M __wf_dd __wf_dd_divd(__wf_dd a, double d) { return __wf_dd_div(a, {d, 0.0}); }
+__WF_M double __wf_dd_val(__wf_dd a) { return a.hi + a.lo; }
+
+// ---- exp and log in double-double -------------------------------------------------------------
+// 2^(j/64), j = 0..63, as hi, lo.
+static __device__ const double __wf_exp2_tab[128] = {
+    1.0, 0.0, 1.0108892860517005, -1.5234778603368577e-17,
+    1.0218971486541166, 5.109225028973444e-17, 1.0330248790212284, 7.600838874027088e-18,
+    1.0442737824274138, 8.551889705537965e-17, 1.0556451783605572, 1.759325738772092e-18,
+    1.0671404006768237, -7.899853966841582e-17, 1.0787607977571199, -6.656660436056593e-17,
+    1.0905077326652577, -3.046782079812471e-17, 1.102382583307841, 5.2660368715706944e-17,
+    1.1143867425958924, 1.0410278456845571e-16, 1.1265216186082418, 5.165856758795457e-17,
+    1.1387886347566916, 8.912812676025408e-17, 1.1511892299529827, 3.250710218863827e-17,
+    1.1637248587775775, 3.8292048369240935e-17, 1.1763969916502812, 5.554203254218079e-17,
+    1.189207115002721, 3.982015231465646e-17, 1.202156731452703, 6.644981499252301e-17,
+    1.215247359980469, -7.712630692681488e-17, 1.22848053610687, -1.89878163130253e-17,
+    1.241857812073484, 4.658027591836937e-17, 1.255380757024691, -6.7113898212968784e-18,
+    1.2690509571917332, 2.667932131342186e-18, 1.2828700160787783, 1.713594918243561e-17,
+    1.2968395546510096, 2.5382502794888315e-17, 1.3109612115247644, -7.181536135519454e-17,
+    1.3252366431597413, -2.8587312100388614e-17, 1.339667524053303, 8.927282594831732e-17,
+    1.3542555469368927, 7.70094837980299e-17, 1.3690024229745905, 9.593797919118849e-17,
+    1.383909881963832, -6.770511658794786e-17, 1.3989796725383112, -9.614213209051323e-17,
+    1.4142135623730951, -9.667293313452913e-17, 1.42961333839197, -1.2031642489053655e-17,
+    1.4451808069770467, -3.0237581349939873e-17, 1.460917794180647, -5.600377186075216e-17,
+    1.4768261459394993, -3.483994556892796e-17, 1.4929077282912648, 1.4192920154284036e-17,
+    1.5091644275934228, -1.016455327754295e-16, 1.5255981507445384, -1.1024941712342561e-16,
+    1.5422108254079407, 7.949834809697621e-17, 1.559004400237837, 3.7812070533575275e-17,
+    1.5759808451078865, -1.0136916471278304e-17, 1.593142151342267, -1.0094406542311964e-16,
+    1.6104903319492543, 2.4707192569797888e-17, 1.6280274218573478, -6.712955084707084e-17,
+    1.645755478153965, -1.0125679913674773e-16, 1.6636765803267364, 5.8909926967131e-17,
+    1.681792830507429, 8.199010020581497e-17, 1.7001063537185235, -8.0237193703977e-18,
+    1.718619298122478, -1.851380418263111e-17, 1.7373338352737062, 3.164389299292957e-17,
+    1.7562521603732995, 2.960140695448873e-17, 1.7753764925265212, 6.429731796556572e-17,
+    1.7947090750031072, 1.8227458427912087e-17, 1.8142521755003989, -9.969531538920349e-17,
+    1.8340080864093424, 3.283107224245627e-17, 1.8539791250833855, 9.761887490727594e-17,
+    1.8741676341103, -6.122763413004143e-17, 1.8945759815869656, 3.4034035352165297e-17,
+    1.9152065613971474, -1.0619946056195963e-16, 1.9360617934922943, 1.0332385960676326e-16,
+    1.9571441241754002, 8.960767791036668e-17, 1.978456026387951, 4.0388753109278167e-17,};
+// log(256/k), k = 129..256, as hi, lo.
+static __device__ const double __wf_log_tab[256] = {
+    0.6853650401178903, 1.5397031675690708e-17, 0.6776429940239801, -3.8931744894412815e-17,
+    0.6699801212784109, 4.17146573914374e-17, 0.6623755218931916, 2.21472949355624e-17,
+    0.6548283162578087, 2.5548464295814284e-17, 0.6473376445286511, 4.904308388761765e-17,
+    0.639902666041133, 3.1794937859343885e-17, 0.6325225587435105, -2.1085297878853066e-17,
+    0.6251965186514375, 1.0592894454709713e-17, 0.6179237593223578, 1.524328452694178e-17,
+    0.6107035113488707, 3.1367818172463465e-17, 0.6035350218702582, -2.6893870159130116e-17,
+    0.5964175541013942, 9.872420079277536e-18, 0.5893503868783018, -2.3920619442246964e-17,
+    0.5823328142196552, -1.9626643627806023e-17, 0.5753641449035618, 5.214321232885128e-17,
+    0.5684437020589881, -1.379063432133071e-17, 0.561570822771226, -1.5688108356895506e-17,
+    0.5547448577008262, 1.874269083710547e-17, 0.5479651707154474, 4.2703624971069435e-17,
+    0.5412311385341033, 1.6706605014060776e-17, 0.5345421503833068, -4.357768696497742e-17,
+    0.5278976076646381, 3.3285403760785623e-17, 0.5212969236332861, 2.9212921959474365e-17,
+    0.514739523087127, 7.867446311535213e-18, 0.5082248420659333, -7.588768892523324e-18,
+    0.5017523275603158, 7.564389428626968e-18, 0.4953214372300254, 1.0369273765482855e-17,
+    0.4889316391312544, -7.298935579038195e-18, 0.48258241145259567, -3.1570216243602197e-19,
+    0.47627324225933093, 1.8639441945228713e-17, 0.4700036292457356, -2.3229412495470032e-17,
+    0.4637730794950995, -1.4492779301143943e-17, 0.4575811092471784, 2.558480528798173e-17,
+    0.4514272436728001, 1.4289478116296355e-17, 0.44531101665536404, 7.867102101536607e-18,
+    0.4392319705789819, -2.427258569837063e-17, 0.43318965612301924, 2.4923987486736457e-18,
+    0.42718363206280735, 1.7851087862331565e-17, 0.42121346507630353, 2.2407148500765553e-17,
+    0.415278729556489, 2.4106486433372258e-17, 0.4093790074293007, -1.1994027281528269e-17,
+    0.40351388797690263, 2.654514918604821e-18, 0.39768296766610944, -1.067457448873493e-17,
+    0.39188584998178355, -2.3272171948746268e-17, 0.38612214526503347, -2.0000766892692867e-17,
+    0.38039147055604844, -1.7802599561805317e-17, 0.3746934494414107, -3.9243112288632396e-18,
+    0.36902771190573336, -2.4362468710901017e-17, 0.3633938941874773, 2.106844752226605e-17,
+    0.3577916386388075, 4.844823767868267e-18, 0.3522205935893521, 5.7233316949182485e-18,
+    0.3466804132137367, 1.2904632283500345e-17, 0.34117075740276714, -1.9366790062602867e-17,
+    0.33569129163814154, -7.183773020381283e-18, 0.33024168687057687, -1.0828321637483858e-17,
+    0.32482161940123766, -3.7162556628635935e-18, 0.3194307707663612, 1.354256857264811e-18,
+    0.31406882762497584, 7.311073985078525e-18, 0.3087354816496133, -1.6199186085148102e-17,
+    0.3034304294199201, -4.151258540103992e-18, 0.29815337231907635, -1.720695867445866e-17,
+    0.2929040164329326, -2.097144388760612e-17, 0.2876820724517809, 2.607160616442564e-17,
+    0.2824872555746769, 1.3652325538490778e-17, 0.27731928541623435, -7.44528405583513e-18,
+    0.27217788591581565, 1.9460544362807653e-17, 0.26706278524904525, -7.32891532732017e-18,
+    0.26197371574157396, 3.769957084925505e-18, 0.2569104137850272, 2.502843296152504e-17,
+    0.2518726197550701, -1.8984402852371785e-18, 0.24686007793152578, 1.361743371748368e-17,
+    0.24187253642048673, -3.5869293176775316e-18, 0.2369097470783577, 1.9682402978398164e-18,
+    0.23197146543777514, 5.774320510479237e-18, 0.22705745063534608, 9.551415762738488e-18,
+    0.2221674653411543, -1.0797202916767509e-17, 0.2173012756899814, 1.6168452453763015e-18,
+    0.2124586512141934, -9.63115306272449e-18, 0.2076393647782445, 1.2053243216686129e-17,
+    0.20284319251475147, 2.0981425921481313e-18, 0.1980699137620938, 3.742843482461439e-18,
+    0.19331931100349597, 4.630440315107144e-18, 0.18859116980755003, -7.432164219196925e-18,
+    0.18388527877013736, 6.716094199344591e-18, 0.179201429457711, -1.0785017454858423e-17,
+    0.17453941635189968, -1.5833038914101321e-18, 0.16989903679539747, -4.868008764439071e-19,
+    0.16528009093910292, -6.262313551919987e-19, 0.16068238169047347, -3.650183553047837e-18,
+    0.15610571466306167, -1.2806970330932862e-17, 0.15154989812720093, 5.1669593684615594e-18,
+    0.14701474296180966, -4.46694718500102e-18, 0.14250006260728304, -9.926388234225749e-18,
+    0.13800567301944372, -3.082753002960249e-18, 0.13353139262452263, -3.664457663660085e-18,
+    0.12907704227514236, -1.2940973323385866e-17, 0.1246424452072766, -5.808912678940971e-18,
+    0.1202274269981598, -2.8375497328444e-18, 0.1158318155251217, 4.338484369808096e-18,
+    0.11145544092532282, 5.685957919022839e-18, 0.1070981355563671, -1.73705104015906e-18,
+    0.10275973395776894, -4.707630866560681e-18, 0.09844007281325252, -4.439009633675136e-18,
+    0.09413899091386191, 1.4973805419956277e-18, 0.08985632912186105, -6.273760163689594e-19,
+    0.08559193033540351, 6.769872319991152e-18, 0.0813456394539524, 5.07707635593117e-18,
+    0.07711730334443129, 2.5654358635266204e-18, 0.07290677080808779, -6.306860257532778e-18,
+    0.06871389254805181, -2.5298812881248404e-18, 0.06453852113757118, -6.470486661692933e-18,
+    0.06038051098890748, -2.1569637373409678e-18, 0.05623971832287608, -3.2835149805605613e-18,
+    0.05211600113901402, 7.1036769831546065e-19, 0.048009219186360606, 1.4390903347292205e-18,
+    0.04391923393483549, 1.762355270004629e-18, 0.039845908547199674, -3.129547680315208e-18,
+    0.03578910785158528, -2.740984674024185e-18, 0.0317486983145803, 3.0382263084680858e-18,
+    0.027724548014854862, -1.56535712927094e-18, 0.023716526617316044, -1.5774243488668215e-18,
+    0.01972450534777859, -1.3445979863167511e-18, 0.015748356968139168, 1.0021578630528974e-18,
+    0.01178795575204224, 2.208154666796622e-19, 0.007843177461025893, 2.764708154124904e-19,
+    0.003913899321136329, 4.2808986230681256e-19, 0.0, 0.0,};
+#define __WF_LN2_HI 6.93147180369123816490e-01 // ln 2 in 32 bits and the rest (Cody-Waite)
 #define __WF_LN2_LO 1.90821492927058770002e-10
-__WF_MN double __wf_exp(double x) {
-  if (x != x) return x + x;
-  if (x > 709.782712893384) return __builtin_inf();
-  if (x < -745.1332191019412) return 0.0;
-  double n = rint(x * 1.4426950408889634);
-  double r = fma(-n, __WF_LN2_HI, x);
-  double rl = -n * __WF_LN2_LO;
-  double hi = r + rl, lo = (r - hi) + rl;
-  return __wf_scale(__wf_exp_poly(hi, lo), (int)n);
+struct __wf_edd { double hi, lo; int n; }; // 2^n (hi + lo)
+// e^(x + xl) for |x| <= 746 and |xl| <= 2^-50 |x|, relative error about 2^-66:
+// x + xl = (64 n + j) ln2/64 + r with |r| <= ln2/128, e^r - 1 by its Taylor series through r^7
+// and 2^(j/64) from the table. k ln2/64 in two parts: the first product and difference are exact
+// (k < 2^17).
+__WF_MN __wf_edd __wf_exp_dd(double x, double xl) {
+  double kd = rint(x * 92.332482616893657);
+  double rh = fma(-kd, 0.010830424696249145, x);
+  double rm = fma(-kd, 3.623510646634843e-19, xl);
+  __wf_dd r = __wf_two_sum(rh, rm);
+  double p = 1.0 / 5040.0;
+  p = fma(p, r.hi, 1.0 / 720.0); p = fma(p, r.hi, 1.0 / 120.0); p = fma(p, r.hi, 1.0 / 24.0);
+  p = fma(p, r.hi, 1.0 / 6.0); p = fma(p, r.hi, 0.5);
+  double ql = fma(r.hi * r.hi, p, fma(r.lo, r.hi, r.lo)); // e^r - 1 = r.hi + ql
+  int k = (int)kd, j = k & 63;
+  double th = __wf_exp2_tab[2 * j], tl = __wf_exp2_tab[2 * j + 1];
+  // 2^(j/64) (1 + r.hi + ql) with the large product exact
+  double p1 = __dmul_rn(th, r.hi), e1 = fma(th, r.hi, -p1);
+  double s = th + p1, err = (th - s) + p1;
+  double lo = err + e1 + fma(th, ql, tl * (1.0 + r.hi + ql));
+  double hi = s + lo;
+  return {hi, lo - (hi - s), k >> 6};
 }
-// log(x) as hi + lo for finite x > 0.
-__WF_M double __wf_log_hl(double x, double *lo) {
+// e^(h + l) rounded once (h may be out of range).
+__WF_MN double __wf_exp_hl(double h, double l) {
+  if (h != h) return h + h;
+  if (h > 709.8) return __builtin_inf();
+  if (h < -745.2) return 0.0;
+  __wf_edd e = __wf_exp_dd(h, l);
+  return __wf_scale(e.hi + e.lo, e.n);
+}
+__WF_M double __wf_exp(double x) { return __wf_exp_hl(x, 0.0); }
+// e^x - 1 as hi + lo for -40 <= x <= 709.78, relative error about 2^-60 (the subtraction of 1 is
+// exact, and for |x| < ln2/128 the result is r.hi + ql above, no cancellation).
+__WF_MN __wf_dd __wf_expm1_dd(double x) {
+  __wf_edd e = __wf_exp_dd(x, 0.0);
+  __wf_dd s = __wf_two_sum(__wf_scale(e.hi, e.n), -1.0); // 2^n scalings exact in this range
+  return __wf_dd_norm(s.hi, s.lo + __wf_scale(e.lo, e.n));
+}
+// log(x) for finite x > 0 as hi + lo, relative error about 2^-67: x = 2^e m (1 <= m < 2),
+// k = round(256/m) so that t = m k/256 - 1 is exact (52 bits) with |t| <= 2^-8;
+// log x = e ln2 + log(256/k) + log1p(t), log1p by its Taylor series with t^2/2 exact.
+__WF_MN __wf_dd __wf_log_dd(double x) {
   int e = 0;
   unsigned long long b = __WF_BITS(x);
   if (b < (1ull << 52)) { x *= 18014398509481984.0; b = __WF_BITS(x); e = -54; }
   e += (int)(b >> 52) - 1023;
   double m = __WF_DBL((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
-  if (m > 1.4142135623730951) { m *= 0.5; e += 1; }
-  double f = m - 1.0, s = f / (2.0 + f), s2 = s * s;
-  double R = 2.0 / 21.0;
-  R = fma(R, s2, 2.0 / 19.0); R = fma(R, s2, 2.0 / 17.0); R = fma(R, s2, 2.0 / 15.0);
-  R = fma(R, s2, 2.0 / 13.0); R = fma(R, s2, 2.0 / 11.0); R = fma(R, s2, 2.0 / 9.0);
-  R = fma(R, s2, 2.0 / 7.0); R = fma(R, s2, 2.0 / 5.0); R = fma(R, s2, 2.0 / 3.0);
-  R *= s2;
-  // log(1+f) = f - s*(f - R); the rounding error of s is carried in sl.
-  double sl = fma(-s, 2.0 + f, f) / (2.0 + f);
-  double corr = s * (f - R) + sl * (f - R);
+  int k = (int)rint(256.0 / m);
+  double t = fma(m, k * 0.00390625, -1.0);
+  if (k == 128) { k = 256; ++e; } // m near 2: log(m/2) = log1p(t), no cancellation near x = 1
+  double t2 = __dmul_rn(t, t), t2l = fma(t, t, -t2);
+  double p = -1.0 / 10.0; // 1/3 - t/4 + t^2/5 - ...
+  p = fma(p, t, 1.0 / 9.0); p = fma(p, t, -1.0 / 8.0); p = fma(p, t, 1.0 / 7.0);
+  p = fma(p, t, -1.0 / 6.0); p = fma(p, t, 1.0 / 5.0); p = fma(p, t, -1.0 / 4.0);
+  p = fma(p, t, 1.0 / 3.0);
+  double h = t - 0.5 * t2;
+  double l = ((t - h) - 0.5 * t2) + fma(t * t2, p, -0.5 * t2l);
   double de = (double)e;
-  double a = de * __WF_LN2_HI; // exact
-  double hi = a + f;
-  double l = (a - hi) + f;
-  double hi2 = hi - corr;
-  l += (hi - hi2) - corr + de * __WF_LN2_LO;
-  *lo = l - 0.0;
-  double h3 = hi2 + l;
-  *lo = l - (h3 - hi2);
-  return h3;
+  // ln 2 in 42 bits (e ln2_hi exact) and the rest
+  __wf_dd c = __wf_two_sum(de * 0.6931471805598903, __wf_log_tab[2 * (k - 129)]);
+  c.lo += fma(de, 5.497923018708371e-14, __wf_log_tab[2 * (k - 129) + 1]);
+  return __wf_dd_add(c, {h, l});
+}
+__WF_M double __wf_log_hl(double x, double *lo) {
+  __wf_dd r = __wf_log_dd(x);
+  *lo = r.lo;
+  return r.hi;
 }
 __WF_MN double __wf_log(double x) {
   if (x != x) return x + x;
   if (x < 0) return __builtin_nan("");
   if (x == 0) return -__builtin_inf();
   if (x == __builtin_inf()) return x;
-  double lo;
-  return __wf_log_hl(x, &lo);
+  return __wf_log_dd(x).hi;
 }
 // sin and cos of |r| <= pi/4 (Taylor to r^19 / r^20).
-__WF_M double __wf_sin_poly(double r) {
+// sin(r) and cos(r) as unnormalized hi + lo: the leading term and the rest.
+__WF_M __wf_dd __wf_sin_dd(double r) {
   double z = r * r, p = -1.0 / 121645100408832000.0;
   p = fma(p, z, 1.0 / 355687428096000.0); p = fma(p, z, -1.0 / 1307674368000.0);
   p = fma(p, z, 1.0 / 6227020800.0); p = fma(p, z, -1.0 / 39916800.0); p = fma(p, z, 1.0 / 362880.0);
   p = fma(p, z, -1.0 / 5040.0); p = fma(p, z, 1.0 / 120.0); p = fma(p, z, -1.0 / 6.0);
-  return fma(p * z, r, r);
+  return {r, p * z * r};
 }
-__WF_M double __wf_cos_poly(double r) {
+__WF_M __wf_dd __wf_cos_dd(double r) {
   double z = r * r, p = 1.0 / 2432902008176640000.0;
   p = fma(p, z, -1.0 / 6402373705728000.0); p = fma(p, z, 1.0 / 20922789888000.0);
   p = fma(p, z, -1.0 / 87178291200.0); p = fma(p, z, 1.0 / 479001600.0); p = fma(p, z, -1.0 / 3628800.0);
   p = fma(p, z, 1.0 / 40320.0); p = fma(p, z, -1.0 / 720.0); p = fma(p, z, 1.0 / 24.0);
   double hz = 0.5 * z, w = 1.0 - hz;
-  return w + (((1.0 - w) - hz) + z * z * p);
+  return {w, ((1.0 - w) - hz) + z * z * p};
 }
-// x = k*pi/2 + r; Cody-Waite reduction with three parts of pi/2 (accurate for |x| < 2^26).
-__WF_M double __wf_reduce(double x, int *q) {
+__WF_M double __wf_sin_poly(double r) { __wf_dd s = __wf_sin_dd(r); return s.hi + s.lo; }
+__WF_M double __wf_cos_poly(double r) { __wf_dd c = __wf_cos_dd(r); return c.hi + c.lo; }
+// x = k*pi/2 + (r + rl); Cody-Waite reduction with four parts of pi/2, the first three of 33 bits
+// so that k times each is exact for k < 2^20, the differences kept as hi + lo.
+__WF_M double __wf_reduce(double x, int *q, double *rl) {
   double k = rint(x * 0.63661977236758138);
-  double r = fma(-k, 1.5707963267341256e+00, x);
-  r = fma(-k, 6.0771005065061922e-11, r);
-  r = fma(-k, 2.0222662487959506e-21, r);
+  double r = fma(-k, 1.5707963267341256e+00, x); // exact
+  __wf_dd a = __wf_two_sum(r, -k * 6.077100506303966e-11);
+  __wf_dd b = __wf_two_sum(a.hi, -k * 2.0222662487111665e-21);
+  __wf_dd c = __wf_dd_norm(b.hi, (a.lo + b.lo) - k * 8.4784276603689e-32);
   *q = (int)(long long)k;
-  return r;
+  *rl = c.lo;
+  return c.hi;
 }
 // Payne-Hanek reduction for |x| >= 2^26: x * 2/pi from the bits of 2/pi that matter (those whose
 // product with x is not a multiple of 4), in 64-bit integer arithmetic; r as hi + lo radians.
@@ -242,7 +424,7 @@ __WF_MN void __wf_reduce_large(double x, int *q, double *rh, double *rl) {
 // x = q*pi/2 + (r + rl) with |r| <= pi/4 (about).
 __WF_M double __wf_reduce2(double x, int *q, double *rl) {
   // Cody-Waite is exact while k * (pi/2)_hi is, k < 2^20; beyond, Payne-Hanek.
-  if (fabs(x) < 262144.0) { *rl = 0.0; return __wf_reduce(x, q); }
+  if (fabs(x) < 262144.0) return __wf_reduce(x, q, rl);
   double rh; __wf_reduce_large(x, q, &rh, rl);
   return rh;
 }
@@ -250,66 +432,92 @@ __WF_MN double __wf_sin(double x) {
   if (!(fabs(x) < __builtin_inf())) return __builtin_nan("");
   if (fabs(x) < 1e-300) return x;
   int q; double rl, r = __wf_reduce2(x, &q, &rl);
-  double sp = __wf_sin_poly(r), cp = __wf_cos_poly(r);
-  double v = (q & 1) ? fma(-rl, sp, cp) : fma(rl, cp, sp);
+  __wf_dd sp = __wf_sin_dd(r), cp = __wf_cos_dd(r); // sin(r + rl), cos(r + rl) to first order in rl
+  double v = (q & 1) ? cp.hi + fma(-rl, sp.hi, cp.lo) : sp.hi + fma(rl, cp.hi, sp.lo);
   return (q & 2) ? -v : v;
 }
 __WF_MN double __wf_cos(double x) {
   if (!(fabs(x) < __builtin_inf())) return __builtin_nan("");
   int q; double rl, r = __wf_reduce2(x, &q, &rl);
-  double sp = __wf_sin_poly(r), cp = __wf_cos_poly(r);
-  double v = (q & 1) ? fma(rl, cp, sp) : fma(-rl, sp, cp);
+  __wf_dd sp = __wf_sin_dd(r), cp = __wf_cos_dd(r);
+  double v = (q & 1) ? sp.hi + fma(rl, cp.hi, sp.lo) : cp.hi + fma(-rl, sp.hi, cp.lo);
   return ((q + 1) & 2) ? -v : v;
 }
 __WF_MN double __wf_tan(double x) {
   if (!(fabs(x) < __builtin_inf())) return __builtin_nan("");
   if (fabs(x) < 1e-300) return x;
   int q; double rl, r = __wf_reduce2(x, &q, &rl);
-  double s = __wf_sin_poly(r), c = __wf_cos_poly(r);
-  s = fma(rl, c, s); c = fma(-rl, s, c);
-  return (q & 1) ? -c / s : s / c;
+  __wf_dd s = __wf_sin_dd(r), c = __wf_cos_dd(r);
+  s = __wf_dd_norm(s.hi, fma(rl, c.hi, s.lo)); // sin(r + rl) = sin r + rl cos r
+  c = __wf_dd_norm(c.hi, fma(-rl, s.hi, c.lo));
+  return (q & 1) ? -__wf_dd_div(c, s).hi : __wf_dd_div(s, c).hi;
 }
-// atan: reduce to |t| <= 0.4142 with atan(x) = pi/4 + atan((x-1)/(x+1)) and 1/x; then
-// halve once more, t' = t / (1 + sqrt(1 + t^2)), and sum the Taylor series of |t'| <= 0.199.
+// atan(i/8), i = 0..8, as hi, lo.
+static __device__ const double __wf_atan_tab[18] = {
+    0.0, 0.0, 0.12435499454676144, -3.1253241424539383e-18,
+    0.24497866312686414, 1.0698755618734451e-17, 0.35877067027057225, -2.4623815582638635e-17,
+    0.4636476090008061, 2.2698777452961687e-17, 0.5585993153435624, -5.4556305485916264e-18,
+    0.6435011087932844, 1.5834785051444286e-17, 0.7188299996216245, -2.1478388444456983e-17,
+    0.7853981633974483, 3.061616997868383e-17,
+};
+// atan: |x| > 1 through pi/2 - atan(t), t = 1/|x| as hi + lo; then atan(t) = atan(c) + atan(u) with
+// c = i/8 nearest t and u = (t - c) / (1 + t c), |u| <= 1/16, formed in double-double (t - c is
+// exact); atan(u) by its Taylor series through u^15.
 __WF_MN double __wf_atan(double x) {
-  if (x != x || fabs(x) < 1e-300) return x;
-  double a = fabs(x), base = 0.0, basel = 0.0, sign = 1.0;
-  if (a > 1.0) { a = 1.0 / a; base = 1.5707963267948966; basel = 6.123233995736766e-17; sign = -1.0; }
-  double t = a, off = 0.0, offl = 0.0;
-  if (t > 0.41421356237309503) { t = (t - 1.0) / (t + 1.0); off = 0.78539816339744828; offl = 3.061616997868383e-17; }
-  double h = t / (1.0 + sqrt(fma(t, t, 1.0)));
-  double z = h * h, p = 1.0 / 29.0;
-  for (int k = 27; k >= 3; k -= 2) p = fma(p, z, ((k / 2) & 1 ? -1.0 : 1.0) / k);
-  double at = 2.0 * fma(h * z, p, h); // p = -1/3 + z/5 - ...: atan(h) = h + h*z*p
-  double r = (off + (offl + at));
-  double res = sign > 0 ? r : (base - r) + basel;
-  return x < 0 ? -res : res;
+  if (x != x) return x + x;
+  double a = fabs(x);
+  if (a > 0x1p60) return copysign(1.5707963267948966, x); // pi/2 - 1/|x| rounds to pi/2
+  double th = a, tl = 0.0;
+  bool inv = a > 1.0;
+  if (inv) { th = 1.0 / a; tl = fma(-th, a, 1.0) / a; }
+  int i = (int)rint(th * 8.0);
+  double c = i * 0.125;
+  __wf_dd num = __wf_two_sum(th - c, tl);
+  double ph = __dmul_rn(th, c);
+  __wf_dd den = __wf_two_sum(1.0, ph);
+  den = __wf_dd_norm(den.hi, den.lo + (fma(th, c, -ph) + tl * c));
+  __wf_dd u = __wf_dd_div(num, den);
+  double z = u.hi * u.hi, p = -1.0 / 15.0;
+  p = fma(p, z, 1.0 / 13.0); p = fma(p, z, -1.0 / 11.0); p = fma(p, z, 1.0 / 9.0);
+  p = fma(p, z, -1.0 / 7.0); p = fma(p, z, 1.0 / 5.0); p = fma(p, z, -1.0 / 3.0);
+  __wf_dd r = __wf_dd_add({__wf_atan_tab[2 * i], __wf_atan_tab[2 * i + 1]},
+                          {u.hi, fma(u.hi * z, p, u.lo)});
+  if (inv) r = __wf_dd_add({1.5707963267948966, 6.123233995736766e-17}, {-r.hi, -r.lo});
+  return copysign(r.hi, x);
 }
-// asin(z) for |z| <= 1/2: z + z^3 P(z^2), the Taylor series of asin (its coefficients
-// (2k)! / (4^k k!^2 (2k+1)), k >= 1).
-__WF_M double __wf_asin_small(double z) {
+// asin(z) for |z| <= 1/2 as z + z^3 P(z^2) (unnormalized hi + lo), the Taylor series of asin (its
+// coefficients (2k)! / (4^k k!^2 (2k+1)), k >= 1).
+__WF_M __wf_dd __wf_asin_dd(double z) {
   const double c[29] = {0.16666666666666666, 0.074999999999999997, 0.044642857142857144, 0.030381944444444444, 0.022372159090909092, 0.017352764423076924, 0.013964843750000001, 0.011551800896139705, 0.0097616095291940784, 0.0083903358096168151, 0.0073125258735988454, 0.0064472103118896487, 0.0057400376708419236, 0.0051533096823199046, 0.0046601434869150962, 0.0042409070936793632, 0.0038809645588376691, 0.0035692053938259347, 0.0032970595034734849, 0.0030578216492580306, 0.0028461784011089421, 0.0026578706382072901, 0.0024894486782468836, 0.002338091892111975, 0.0022014739737101384, 0.0020776610325181676, 0.0019650336162772837, 0.0018622264064031275, 0.0017680811205154183};
   double z2 = z * z, p = c[28];
   for (int k = 27; k >= 0; --k) p = fma(p, z2, c[k]);
-  return fma(z * z2, p, z);
+  return {z, z * z2 * p};
 }
-// |x| > 1/2: asin(x) = pi/2 - 2 asin(sqrt((1 - |x|) / 2)), the halving exact; pi/2 as hi + lo.
+// 2 asin(sqrt(w)) for 0 <= w <= 1/4 as hi + lo, the root's rounding error carried to first order.
+__WF_M __wf_dd __wf_asin_half(double w) {
+  double s = sqrt(w), sl = s > 0.0 ? fma(-s, s, w) / (2.0 * s) : 0.0;
+  __wf_dd a = __wf_asin_dd(s);
+  return __wf_dd_norm(2.0 * a.hi, 2.0 * (a.lo + sl / sqrt(1.0 - w)));
+}
+// |x| > 1/2: asin(x) = pi/2 - 2 asin(sqrt((1 - |x|) / 2)) (1 - |x| and the halving exact);
+// acos through the same, with pi/2 and pi as hi + lo and one rounding at the end.
 __WF_MN double __wf_asin(double x) {
   double a = fabs(x);
   if (!(a <= 1.0)) return __builtin_nan("");
-  if (a <= 0.5) return __wf_asin_small(x);
-  double t = 2.0 * __wf_asin_small(sqrt(0.5 * (1.0 - a)));
-  double r = (1.5707963267948966 - t) + 6.123233995736766e-17;
+  if (a <= 0.5) { __wf_dd r = __wf_asin_dd(x); return r.hi + r.lo; }
+  __wf_dd t = __wf_asin_half(0.5 * (1.0 - a));
+  double r = __wf_dd_add({1.5707963267948966, 6.123233995736766e-17}, {-t.hi, -t.lo}).hi;
   return x < 0 ? -r : r;
 }
 __WF_MN double __wf_acos(double x) {
   if (!(fabs(x) <= 1.0)) return __builtin_nan("");
-  if (x > 0.5) return 2.0 * __wf_asin_small(sqrt(0.5 * (1.0 - x)));
+  if (x > 0.5) return __wf_asin_half(0.5 * (1.0 - x)).hi;
   if (x < -0.5) {
-    double t = 2.0 * __wf_asin_small(sqrt(0.5 * (1.0 + x)));
-    return (3.1415926535897931 - t) + 1.2246467991473532e-16;
+    __wf_dd t = __wf_asin_half(0.5 * (1.0 + x));
+    return __wf_dd_add({3.1415926535897931, 1.2246467991473532e-16}, {-t.hi, -t.lo}).hi;
   }
-  return (1.5707963267948966 - __wf_asin_small(x)) + 6.123233995736766e-17;
+  __wf_dd t = __wf_asin_dd(x);
+  return __wf_dd_add({1.5707963267948966, 6.123233995736766e-17}, {-t.hi, -t.lo}).hi;
 }
 __WF_MN double __wf_atan2(double y, double x) {
   if (x != x || y != y) return x + y;
@@ -326,21 +534,23 @@ __WF_MN double __wf_atan2(double y, double x) {
   return copysign(r, y);
 }
 __WF_MN double __wf_expm1(double x) {
-  if (x == 0) return x;
-  if (fabs(x) < 0.3) {
-    double s = 0.0, t = x;
-    for (int k = 1; k <= 16; ++k) { s += t; t = t * x / (k + 1); }
-    return s;
-  }
-  return __wf_exp(x) - 1.0;
+  if (x != x || x == 0) return x + x;
+  if (x > 709.782712893384) return __builtin_inf();
+  if (x < -40.0) return -1.0; // e^x below half an ulp of 1
+  return __wf_expm1_dd(x).hi;
 }
+// log1p(x) = log(u) + log1p(ul/u) with 1 + x = u + ul exactly.
 __WF_MN double __wf_log1p(double x) {
-  double u = 1.0 + x;
-  if (u == 1.0) return x;
-  if (!(u > 0.0) || u == __builtin_inf()) return __wf_log(u);
-  return __wf_log(u) * (x / (u - 1.0));
+  if (x != x || x == 0 || x == __builtin_inf()) return x + x;
+  if (x < -1.0) return __builtin_nan("");
+  if (x == -1.0) return -__builtin_inf();
+  __wf_dd u = __wf_two_sum(1.0, x);
+  __wf_dd l = __wf_log_dd(u.hi);
+  double c = u.lo / u.hi;
+  return l.hi + (l.lo + (c - 0.5 * c * c));
 }
-// x^y through e^(y*log x) with log x as hi+lo and the product split exactly (fma).
+// x^y = e^(y log x) with log x as hi + lo (relative error about 2^-67) and the product split
+// exactly (fma), so that e^ gets the exponent to within 2^-60 for any result in range.
 __WF_MN double __wf_pow(double x, double y) {
   if (y == 0.0 || x == 1.0) return 1.0;
   if (x != x || y != y) return x + y;
@@ -360,50 +570,46 @@ __WF_MN double __wf_pow(double x, double y) {
     return (x < 0 && yodd) ? -r : r;
   }
   if (x < 0 && !yint) return __builtin_nan("");
-  double ll, lh = __wf_log_hl(ax, &ll);
-  double ph = y * lh, pl = fma(y, lh, -ph) + y * ll;
-  double r;
-  if (ph > 709.8) r = __builtin_inf();
-  else if (ph < -745.2) r = 0.0;
-  else {
-    double n = rint(ph * 1.4426950408889634);
-    double t = fma(-n, __WF_LN2_HI, ph);
-    double tl = pl - n * __WF_LN2_LO;
-    double hi = t + tl, lo = (t - hi) + tl;
-    r = __wf_scale(__wf_exp_poly(hi, lo), (int)n);
-  }
+  __wf_dd l = __wf_log_dd(ax);
+  double ph = __dmul_rn(y, l.hi), pl = fma(y, l.hi, -ph) + y * l.lo;
+  double r = __wf_exp_hl(ph, pl);
   return (x < 0 && yodd) ? -r : r;
 }
 // ---- the public functions ---------------------------------------------------------------------------
 __WF_M double exp(double x) { return __wf_exp(x); }
 __WF_M double exp2(double x) {
-  if (x != x) return x;
+  if (x != x) return x + x;
   if (x >= 1024) return __builtin_inf();
-  if (x < -1075) return 0.0;
-  double n = rint(x), f = x - n;
-  double h = f * 6.9314718055994529e-01, l = fma(f, 6.9314718055994529e-01, -h) + f * 2.3190468138462996e-17;
-  double hi = h + l, lo = (h - hi) + l;
-  return __wf_scale(__wf_exp_poly(hi, lo), (int)n);
+  if (x < -1076) return 0.0;
+  double n = rint(x), f = x - n; // exact
+  double h = __dmul_rn(f, 6.9314718055994529e-01);
+  double l = fma(f, 6.9314718055994529e-01, -h) + f * 2.3190468138462996e-17;
+  __wf_edd e = __wf_exp_dd(h, l);
+  return __wf_scale(e.hi + e.lo, e.n + (int)n);
 }
-__WF_M double __wf_exp_hl(double h, double l);
 __WF_M double exp10(double x) {
-  if (x != x) return x;
-  double h = x * 2.3025850929940459, l = fma(x, 2.3025850929940459, -h) + x * -2.1707562233822494e-16;
+  if (x != x) return x + x;
+  if (x > 309) return __builtin_inf();
+  if (x < -324) return 0.0;
+  double h = __dmul_rn(x, 2.3025850929940459);
+  double l = fma(x, 2.3025850929940459, -h) + x * -2.1707562233822494e-16;
   return __wf_exp_hl(h, l);
 }
 __WF_M double expm1(double x) { return __wf_expm1(x); }
 __WF_M double log(double x) { return __wf_log(x); }
 __WF_M double log2(double x) {
   if (!(x > 0) || x == __builtin_inf()) return __wf_log(x) * 1.4426950408889634;
-  double l, h = __wf_log_hl(x, &l);
-  double ph = h * 1.4426950408889634, pl = fma(h, 1.4426950408889634, -ph) + h * 2.0355273740931033e-17 + l * 1.4426950408889634;
-  return ph + pl;
+  __wf_dd l = __wf_log_dd(x);
+  double ph = __dmul_rn(l.hi, 1.4426950408889634);
+  return ph + (fma(l.hi, 1.4426950408889634, -ph) + l.hi * 2.0355273740931033e-17 +
+               l.lo * 1.4426950408889634);
 }
 __WF_M double log10(double x) {
   if (!(x > 0) || x == __builtin_inf()) return __wf_log(x);
-  double l, h = __wf_log_hl(x, &l);
-  double ph = h * 0.43429448190325182, pl = fma(h, 0.43429448190325182, -ph) + h * 1.0983196502167651e-17 + l * 0.43429448190325182;
-  return ph + pl;
+  __wf_dd l = __wf_log_dd(x);
+  double ph = __dmul_rn(l.hi, 0.43429448190325182);
+  return ph + (fma(l.hi, 0.43429448190325182, -ph) + l.hi * 1.0983196502167651e-17 +
+               l.lo * 0.43429448190325182);
 }
 __WF_M double log1p(double x) { return __wf_log1p(x); }
 __WF_M double sin(double x) { return __wf_sin(x); }
@@ -417,24 +623,41 @@ __WF_M double atan2(double y, double x) { return __wf_atan2(y, x); }
 __WF_M double pow(double x, double y) { return __wf_pow(x, y); }
 __WF_M double cbrt(double x);
 __WF_M double erf(double x);
-__WF_M double sinh(double x) {
+// Hyperbolic functions from e^a or e^a - 1 in double-double, rounded once. Beyond |x| = 40 the
+// e^-|x| terms are below 2^-115 of the result: sinh and cosh are e^|x| / 2, scaled past the
+// overflow of e^x.
+__WF_MN double __wf_exp_half(double a) {
+  if (a > 711.0) return __builtin_inf();
+  __wf_edd e = __wf_exp_dd(a, 0.0);
+  return __wf_scale(e.hi + e.lo, e.n - 1);
+}
+__WF_MN double sinh(double x) {
   double a = fabs(x), r;
-  if (a < 0.3) r = __wf_expm1(a) * 0.5 * (1.0 + 1.0 / (__wf_expm1(a) + 1.0));
-  else if (a < 710) { double e = __wf_exp(a * 0.5); r = 0.5 * e * (e - 1.0 / (e * e) * e); r = 0.5 * (e * e - 1.0 / (e * e)); if (a > 700) r = 0.5 * e * e; }
-  else { double e = __wf_exp(a * 0.5); r = (0.5 * e) * e; }
+  if (a != a) return x + x;
+  if (a > 40.0) r = __wf_exp_half(a);
+  else { // (m + m / (1 + m)) / 2 with m = e^a - 1: no cancellation near 0
+    __wf_dd m = __wf_expm1_dd(a);
+    __wf_dd s = __wf_dd_add(m, __wf_dd_div(m, __wf_dd_add({1.0, 0.0}, m)));
+    r = 0.5 * s.hi;
+  }
   return copysign(r, x);
 }
-__WF_M double cosh(double x) {
+__WF_MN double cosh(double x) {
   double a = fabs(x);
-  double e = __wf_exp(a * 0.5);
-  if (a > 700) return (0.5 * e) * e;
-  double ee = e * e;
-  return 0.5 * (ee + 1.0 / ee);
+  if (a != a) return a;
+  if (a > 40.0) return __wf_exp_half(a);
+  __wf_edd e = __wf_exp_dd(a, 0.0);
+  __wf_dd E = {__wf_scale(e.hi, e.n), __wf_scale(e.lo, e.n)};
+  return 0.5 * __wf_dd_add(E, __wf_dd_div({1.0, 0.0}, E)).hi;
 }
-__WF_M double tanh(double x) {
+__WF_MN double tanh(double x) {
   double a = fabs(x), r;
-  if (a > 22) r = 1.0;
-  else { double m = __wf_expm1(2.0 * a); r = m / (m + 2.0); }
+  if (a != a) return x + x;
+  if (a > 22.0) r = 1.0; // 1 - tanh(a) < 2^-63
+  else { // m / (m + 2) with m = e^(2a) - 1
+    __wf_dd m = __wf_expm1_dd(2.0 * a);
+    r = __wf_dd_div(m, __wf_dd_add({2.0, 0.0}, m)).hi;
+  }
   return copysign(r, x);
 }
 __WF_M double hypot(double a, double b) {
@@ -551,43 +774,22 @@ __WF_M long long llrintf(float x) { return (long long)rintf(x); }
 __WF_M long lround(double x) { return (long)round(x); }
 __WF_M long long llround(double x) { return (long long)round(x); }
 
-// ---- double-double helpers (hi + lo, |lo| <= ulp(hi)/2) -------------------------------------------
-struct __wf_dd { double hi, lo; };
-__WF_M __wf_dd __wf_dd_norm(double h, double l) { double s = h + l; return {s, l - (s - h)}; }
-__WF_M __wf_dd __wf_dd_add(__wf_dd a, __wf_dd b) {
-  double s = a.hi + b.hi, bb = s - a.hi;
-  double e = (a.hi - (s - bb)) + (b.hi - bb);
-  return __wf_dd_norm(s, e + a.lo + b.lo);
-}
-__WF_M __wf_dd __wf_dd_mul(__wf_dd a, __wf_dd b) {
-  double p = a.hi * b.hi;
-  return __wf_dd_norm(p, fma(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi));
-}
-__WF_M __wf_dd __wf_dd_muld(__wf_dd a, double b) {
-  double p = a.hi * b;
-  return __wf_dd_norm(p, fma(a.hi, b, -p) + a.lo * b);
-}
-__WF_M __wf_dd __wf_dd_divd(__wf_dd a, double d) {
-  double q = a.hi / d, p = q * d;
-  double r = ((a.hi - p) - fma(q, d, -p)) + a.lo;
-  return __wf_dd_norm(q, r / d);
-}
-__WF_M double __wf_dd_val(__wf_dd a) { return a.hi + a.lo; }
 
 // cbrt with a Newton step whose residual r^3 - a is computed exactly (fma).
 __WF_MN double __wf_cbrt2(double x) {
   if (x == 0 || !(fabs(x) < __builtin_inf())) return x + x;
   double a = fabs(x);
-  int sc = 0;
-  if (a < 1e-290) { a *= 1.8014398509481984e16 * 1.8014398509481984e16 * 1.8014398509481984e16; sc = -36; } // 2^162
+  int sc = 0; // keeps r^3 within range: cbrt(a 2^(3s)) = cbrt(a) 2^s
+  if (a < 0x1p-900) { a *= 0x1p162; sc = -54; }
+  else if (a > 0x1p900) { a *= 0x1p-162; sc = 54; }
   double r = __wf_exp(__wf_log(a) / 3.0);
   for (int i = 0; i < 2; ++i) {
-    double r2 = r * r, r2l = fma(r, r, -r2);
-    double r3 = r2 * r, r3l = fma(r2, r, -r3) + r2l * r;
+    double r2 = __dmul_rn(r, r), r2l = fma(r, r, -r2);
+    double r3 = __dmul_rn(r2, r), r3l = fma(r2, r, -r3) + r2l * r;
     double res = (r3 - a) + r3l;
     r = r - res / (3.0 * r2);
   }
-  return copysign(sc ? __wf_scale(r, -54) : r, x);
+  return copysign(sc ? __wf_scale(r, sc) : r, x);
 }
 
 // sin(pi x) and cos(pi x): exact reduction to |r| <= 1/4, pi*r as hi + lo.
@@ -662,10 +864,19 @@ __WF_MN double __wf_norm(int n, const double *v, bool reciprocal) {
   if (nan) return __builtin_nan("");
   if (m == 0.0) return reciprocal ? __builtin_inf() : 0.0;
   int e; frexp(m, &e);
-  double s = 0.0;
-  for (int i = 0; i < n; ++i) { double t = __wf_scale(v[i], -e); s = fma(t, t, s); }
-  double r = sqrt(s);
-  return reciprocal ? __wf_scale(1.0 / r, -e) : __wf_scale(r, e);
+  __wf_dd s = {0.0, 0.0}; // the sum of squares in double-double, then one Newton step on the root
+  for (int i = 0; i < n; ++i) {
+    double t = __wf_scale(v[i], -e), p = __dmul_rn(t, t);
+    s = __wf_dd_add(s, {p, fma(t, t, -p)});
+  }
+  if (reciprocal) { // y + y (1 - s y^2) / 2
+    double y = 1.0 / sqrt(s.hi);
+    double y2 = __dmul_rn(y, y), y2l = fma(y, y, -y2), p = __dmul_rn(s.hi, y2);
+    double d = ((1.0 - p) - fma(s.hi, y2, -p)) - (s.hi * y2l + s.lo * y2);
+    return __wf_scale(fma(y, 0.5 * d, y), -e);
+  }
+  double r = sqrt(s.hi); // r + (s - r^2) / (2 r)
+  return __wf_scale(r + (fma(-r, r, s.hi) + s.lo) / (2.0 * r), e);
 }
 __WF_M double norm(int n, const double *v) { return __wf_norm(n, v, false); }
 __WF_M double rnorm(int n, const double *v) { return __wf_norm(n, v, true); }
@@ -677,10 +888,15 @@ __WF_M double rhypot(double a, double b) { double v[2] = {a, b}; return __wf_nor
 __WF_M double rcbrt(double x) {
   if (x == 0) return copysign(__builtin_inf(), x);
   if (!(fabs(x) < __builtin_inf())) return x != x ? x : copysign(0.0, x);
-  double a = fabs(x), r = 1.0 / __wf_cbrt2(a);
-  double r2 = r * r, r3 = r2 * r;
-  double e = fma(-a, r3, 1.0) - a * (fma(r2, r, -r3) + fma(r, r, -r2) * r);
-  return copysign(fma(r, e / 3.0, r), x);
+  double a = fabs(x);
+  int sc = 0; // keeps a r^3 within range: rcbrt(a 2^(3s)) = rcbrt(a) 2^-s
+  if (a < 0x1p-900) { a *= 0x1p162; sc = 54; }
+  else if (a > 0x1p900) { a *= 0x1p-162; sc = -54; }
+  double r = 1.0 / __wf_cbrt2(a);
+  double r2 = __dmul_rn(r, r), r3 = __dmul_rn(r2, r);
+  double e = fma(-a, r3, 1.0) - a * (fma(r2, r, -r3) + fma(r, r, -r2) * r); // 1 - a r^3
+  r = fma(r, e / 3.0, r);
+  return copysign(sc ? __wf_scale(r, sc) : r, x);
 }
 __WF_M float normf(int n, const float *v) {
   for (int i = 0; i < n; ++i) if (fabsf(v[i]) == __builtin_inff()) return __builtin_inff();
@@ -699,10 +915,10 @@ __WF_M float rnorm4df(float a, float b, float c, float d) { float v[4] = {a, b, 
 __WF_M float rhypotf(float a, float b) { float v[2] = {a, b}; return rnormf(2, v); }
 
 // ---- error functions ---------------------------------------------------------------------------------
-// exp(-(h + l)^2) with the square split exactly.
-__WF_M double __wf_exp_negsq(double h, double l) {
-  double s = h * h, sl = fma(h, h, -s) + 2.0 * h * l;
-  return __wf_exp(-s) * (1.0 - sl);
+// exp(-(h + l)^2) as 2^n (hi + lo), the square split exactly.
+__WF_M __wf_edd __wf_exp_negsq(double h, double l) {
+  double s = __dmul_rn(h, h), sl = fma(h, h, -s) + 2.0 * h * l;
+  return __wf_exp_dd(-s, -sl);
 }
 // erfc(a) * exp(a^2) * sqrt(pi) for a >= 0.5: Laplace's continued fraction (more terms near 0.5).
 __WF_M double __wf_erfc_cf(double a) {
@@ -723,7 +939,9 @@ __WF_M double __wf_erf_small(double a) {
 __WF_MN double __wf_erfc_hl(double h, double l) {
   if (h < 0.5) return 1.0 - __wf_erf_small(h + l);
   if (h > 27.3) return 0.0;
-  return __wf_exp_negsq(h, l) * __wf_erfc_cf(h + l) * 0.56418958354775628;
+  __wf_edd e = __wf_exp_negsq(h, l);
+  double f = __wf_erfc_cf(h + l) * 0.56418958354775628;
+  return __wf_scale(__wf_dd_muld({e.hi, e.lo}, f).hi, e.n);
 }
 __WF_MN double __wf_erf2(double x) {
   if (x != x) return x;
@@ -760,6 +978,18 @@ __WF_MN double __wf_erfcinv_pos(double t) { // 0 < t <= 1: the x >= 0 with erfc(
   else {
     x = sqrt(-__wf_log(t));
     for (int i = 0; i < 3; ++i) x = sqrt(-__wf_log(t * 1.7724538509055159 * x));
+  }
+  if (t < 0x1p-900) { // erfc(x) near underflow: Newton on log erfc(x) = log(erfcx(x)) - x^2
+    __wf_dd lt = __wf_log_dd(t);
+    for (int i = 0; i < 40; ++i) {
+      double s = __dmul_rn(x, x), sl = fma(x, x, -s);
+      double ex = __wf_erfc_cf(x) * 0.56418958354775628; // erfcx(x)
+      double g = ((-s - lt.hi) + (-sl - lt.lo)) + __wf_log(ex); // log erfc(x) - log t
+      double d = g * ex * 0.88622692545275801; // d/dx log erfc(x) = -2 / (sqrt(pi) erfcx(x))
+      x += d;
+      if (fabs(d) <= 1e-17 * x) break;
+    }
+    return x;
   }
   for (int i = 0; i < 40; ++i) {
     double f = (x < 0.5 ? 1.0 - __wf_erf_small(x) : __wf_erfc_hl(x, 0.0)) - t;
@@ -843,16 +1073,26 @@ __WF_MN __wf_dd __wf_lgamma_pos(double x) {
   }
   if (x < 1.5) return {__wf_lgamma1p(x - 1.0), 0.0};
   if (x < 2.5) return {__wf_lgamma2p(x - 2.0), 0.0};
-  double p = 1.0, y = x; // shift down to [1.5, 2.5): each x - k is exact
-  while (y >= 2.5) { y -= 1.0; p *= y; }
-  double ll, lh = __wf_log_hl(p, &ll);
-  return __wf_dd_add({lh, ll}, {__wf_lgamma2p(y - 2.0), 0.0});
+  __wf_dd p = {1.0, 0.0};
+  double y = x; // shift down to [1.5, 2.5): each x - k is exact
+  while (y >= 2.5) { y -= 1.0; p = __wf_dd_muld(p, y); }
+  __wf_dd l = __wf_log_dd(p.hi);
+  return __wf_dd_add(__wf_dd_add(l, {p.lo / p.hi, 0.0}), {__wf_lgamma2p(y - 2.0), 0.0});
 }
 __WF_MN double lgamma(double x) {
-  if (x != x) return x;
+  if (x != x) return x + x;
   if (fabs(x) == __builtin_inf()) return __builtin_inf();
+  if (fabs(x) > 0x1p60) { // x (log x - 1): the other terms are below 2^-60 of it
+    if (x == trunc(x) && x < 0) return __builtin_inf();
+    double a = fabs(x);
+    return a * (__wf_log(a) - 1.0);
+  }
   if (x > 0) return __wf_dd_val(__wf_lgamma_pos(x));
   if (x == trunc(x)) return __builtin_inf();
+  if (x > -0.5) { // lgamma(1 + x) - log|x|
+    double ll, lh = __wf_log_hl(-x, &ll);
+    return __wf_dd_val(__wf_dd_add({-lh, -ll}, {__wf_lgamma1p(x), 0.0}));
+  }
   // Reflection: lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x).
   double s = fabs(sinpi(x));
   double sl, sh = __wf_log_hl(s, &sl);
@@ -860,36 +1100,44 @@ __WF_MN double lgamma(double x) {
   __wf_dd g = __wf_lgamma_pos(1.0 - x);
   return __wf_dd_val(__wf_dd_add(r, {-g.hi, -g.lo}));
 }
-// e^(h + l) for moderate h.
-__WF_M double __wf_exp_hl(double h, double l) {
-  if (h > 709.8) return __builtin_inf();
-  if (h < -745.2) return 0.0;
-  double n = rint(h * 1.4426950408889634);
-  double t = fma(-n, __WF_LN2_HI, h);
-  double tl = l - n * __WF_LN2_LO;
-  double hi = t + tl, lo = (t - hi) + tl;
-  return __wf_scale(__wf_exp_poly(hi, lo), (int)n);
-}
-__WF_MN double __wf_tgamma_pos(double x) {
-  if (x > 171.62434423) return __builtin_inf();
-  if (x >= 10.0) { __wf_dd g = __wf_lgamma_stirling(x); return __wf_exp_hl(g.hi, g.lo); }
-  if (x < 0.5) return __wf_exp(__wf_lgamma1p(x)) / x;
-  if (x < 1.5) return __wf_exp(__wf_lgamma1p(x - 1.0));
-  double p = 1.0, y = x;
-  while (y >= 2.5) { y -= 1.0; p *= y; }
-  return __wf_exp(__wf_lgamma2p(y - 2.0)) * p;
-}
+// Gamma(x) = e^g f or e^g / f: the recurrence Gamma(x + 1) = x Gamma(x) moves x into [1.5, 2.5)
+// (x >= 1.5) or [-1/2, 1/2) (x < 1/2, through Gamma(y) = Gamma(1 + y) / y), every x + i exact and
+// their product f in double-double; g = lgamma of the moved argument by its series; Stirling's
+// series for x >= 10. One rounding at the end (two for subnormal results).
 __WF_MN double tgamma(double x) {
-  if (x != x) return x;
+  if (x != x) return x + x;
   if (x == __builtin_inf()) return x;
   if (x == 0) return copysign(__builtin_inf(), x);
-  if (x > 0) return __wf_tgamma_pos(x);
-  if (x == trunc(x)) return __builtin_nan("");
-  if (x < -185.0) return copysign(0.0, sinpi(x));
-  // Reflection: gamma(x) = pi / (sin(pi x) gamma(1 - x)); 1 - x may round, gamma varies slowly there.
-  double g = __wf_tgamma_pos(1.0 - x), s = sinpi(x);
-  if (g == __builtin_inf()) return copysign(0.0, s);
-  return 3.1415926535897931 / (s * g);
+  if (fabs(x) < 0x1p-54) return 1.0 / x; // 1/x - gamma + ...: the rest is below 0.15 ulp
+  if (x < 0 && x == trunc(x)) return __builtin_nan(""); // poles and -inf
+  if (x > 171.7) return __builtin_inf();
+  if (x >= 10.0) { __wf_dd g = __wf_lgamma_stirling(x); return __wf_exp_hl(g.hi, g.lo); }
+  if (x < -190.0) return copysign(0.0, sinpi(x)); // |Gamma(x)| < 2^-1100
+  __wf_dd f = {1.0, 0.0};
+  int fe = 0; // f carries a factor 2^-fe (products beyond the double range)
+  double g;
+  bool divide = false;
+  if (x >= 1.5) {
+    double y = x;
+    while (y >= 2.5) { y -= 1.0; f = __wf_dd_muld(f, y); }
+    g = __wf_lgamma2p(y - 2.0);
+  } else if (x >= 0.5) {
+    g = __wf_lgamma1p(x - 1.0);
+  } else {
+    double y = x;
+    f = {x, 0.0};
+    while (y < -0.5) {
+      y += 1.0;
+      f = __wf_dd_muld(f, y);
+      if (fabs(f.hi) > 0x1p600) { f.hi *= 0x1p-600; f.lo *= 0x1p-600; fe += 600; }
+    }
+    g = __wf_lgamma1p(y);
+    divide = true;
+  }
+  __wf_edd e = __wf_exp_dd(g, 0.0);
+  __wf_dd v = {e.hi, e.lo};
+  v = divide ? __wf_dd_div(v, f) : __wf_dd_mul(v, f);
+  return __wf_scale(v.hi, e.n - fe);
 }
 __WF_M float lgammaf(float x) { return (float)lgamma((double)x); }
 __WF_M float tgammaf(float x) { return (float)tgamma((double)x); }
@@ -966,7 +1214,7 @@ __WF_M double j1(double x) {
   if (a != a) return a;
   if (a == __builtin_inf()) return copysign(0.0, x);
   r = a < 20.0 ? __wf_bessel_series(a, 1, false, 0) : __wf_bessel_large(a, 1, false);
-  return x < 0 ? -r : r; // odd
+  return __signbitd(x) ? -r : r; // odd
 }
 __WF_M double y0(double x) {
   if (x != x || x < 0) return __builtin_nan("");
@@ -978,6 +1226,7 @@ __WF_M double y1(double x) {
   if (x != x || x < 0) return __builtin_nan("");
   if (x == 0) return -__builtin_inf();
   if (x == __builtin_inf()) return 0.0;
+  if (x < 0x1p-30) return -0.63661977236758138 / x; // -2/(pi x); the next term is below 2^-60 of it
   return x < 20.0 ? __wf_bessel_series(x, 1, false, 2) : __wf_bessel_large(x, 1, true);
 }
 __WF_M double cyl_bessel_i0(double x) {

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <set>
 
 namespace wf::codegen {
 
@@ -69,18 +70,155 @@ Error withFile(Error E, const ptx::Module &M) {
   return E;
 }
 
+void forEachSymbol(const ptx::Operand &O, const std::function<void(const ptx::Operand &)> &Fn) {
+  if (O.kind == ptx::OperandKind::Symbol)
+    Fn(O);
+  for (const ptx::Operand &E : O.elems)
+    forEachSymbol(E, Fn);
+}
+
+/// Places the `.shared` variables and returns the static shared bytes of each kernel (by PTX
+/// function index). As ptxas does, a kernel reserves only the variables that its code and the
+/// functions it may call name (module-scope and function-scope ones alike; an indirect call may
+/// call any device function). The offsets are fixed for the module, because one device function
+/// serves every kernel that calls it: variables of several kernels come first, at common offsets;
+/// each kernel's own variables follow the last common one it uses, overlapping other kernels'
+/// own ones (blocks of different kernels never share memory). `.extern` (dynamic) arrays start
+/// at one offset, the largest static size among the kernels that reach them, and those kernels
+/// reserve up to it.
+std::map<uint32_t, uint32_t> layoutShared(const ptx::Module &M, ModuleLayout &L) {
+  size_t NF = M.functions.size();
+  std::vector<std::set<uint32_t>> Named(NF), Callees(NF); // shared globals; functions
+  std::vector<bool> Indirect(NF, false);
+  for (uint32_t FI = 0; FI < NF; ++FI)
+    for (const ptx::Statement &S : M.functions[FI].body) {
+      if (S.kind != ptx::StmtKind::Instr)
+        continue;
+      for (const ptx::Operand &O : S.inst.operands) {
+        if (S.inst.op == ptx::Op::Call && O.kind == ptx::OperandKind::Reg)
+          Indirect[FI] = true;
+        forEachSymbol(O, [&](const ptx::Operand &Sy) {
+          if (Sy.symKind == ptx::SymbolKind::Global &&
+              M.globals[Sy.index].space == ptx::Space::Shared)
+            Named[FI].insert(Sy.index);
+          else if (Sy.symKind == ptx::SymbolKind::Function)
+            Callees[FI].insert(Sy.index);
+        });
+      }
+    }
+  struct Var {
+    uint32_t size, align;
+    std::set<uint32_t> kernels; // the kernels that reach it
+    uint32_t offset = 0;        // unreached: 0 (its code never runs)
+  };
+  std::vector<Var> Vars;
+  std::map<uint32_t, uint32_t> GlobalVar;                     // global index -> Vars index
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> LocalVar; // (function, local) -> Vars index
+  std::vector<uint32_t> Dynamic;
+  uint32_t DynamicAlign = 16;
+  auto Align = [](const ptx::Variable &V) {
+    return uint32_t(std::max<uint64_t>(1, V.alignment()));
+  };
+  for (uint32_t K = 0; K < M.globals.size(); ++K) {
+    const ptx::Variable &V = M.globals[K];
+    if (V.space != ptx::Space::Shared)
+      continue;
+    if (V.sizeInBytes() == 0) {
+      Dynamic.push_back(K);
+      DynamicAlign = std::max(DynamicAlign, Align(V));
+      continue;
+    }
+    GlobalVar[K] = uint32_t(Vars.size());
+    Vars.push_back({uint32_t(V.sizeInBytes()), Align(V), {}});
+  }
+  for (uint32_t FI = 0; FI < NF; ++FI)
+    for (uint32_t K = 0; K < M.functions[FI].locals.size(); ++K) {
+      const ptx::Variable &V = M.functions[FI].locals[K];
+      if (V.space != ptx::Space::Shared)
+        continue;
+      LocalVar[{FI, K}] = uint32_t(Vars.size());
+      Vars.push_back({uint32_t(V.sizeInBytes()), Align(V), {}});
+    }
+  std::vector<uint32_t> Kernels;
+  std::set<uint32_t> DynamicKernels;
+  for (uint32_t KI = 0; KI < NF; ++KI) {
+    if (!M.functions[KI].isKernel || !M.functions[KI].hasBody)
+      continue;
+    Kernels.push_back(KI);
+    std::vector<bool> Seen(NF, false);
+    std::vector<uint32_t> Work{KI};
+    Seen[KI] = true;
+    while (!Work.empty()) {
+      uint32_t F = Work.back();
+      Work.pop_back();
+      for (uint32_t G : Named[F]) {
+        if (GlobalVar.count(G))
+          Vars[GlobalVar[G]].kernels.insert(KI);
+        else
+          DynamicKernels.insert(KI);
+      }
+      for (uint32_t K = 0; K < M.functions[F].locals.size(); ++K)
+        if (LocalVar.count({F, K}))
+          Vars[LocalVar[{F, K}]].kernels.insert(KI);
+      auto Reach = [&](uint32_t C) {
+        if (C < NF && !Seen[C] && M.functions[C].hasBody) {
+          Seen[C] = true;
+          Work.push_back(C);
+        }
+      };
+      for (uint32_t C : Callees[F])
+        Reach(C);
+      if (Indirect[F])
+        for (uint32_t C = 0; C < NF; ++C)
+          if (!M.functions[C].isKernel)
+            Reach(C);
+    }
+  }
+  uint32_t Common = 0;
+  for (Var &V : Vars)
+    if (V.kernels.size() > 1) {
+      V.offset = alignUp(Common, V.align);
+      Common = V.offset + V.size;
+    }
+  std::map<uint32_t, uint32_t> Static;
+  uint32_t DynamicBase = 0;
+  for (uint32_t KI : Kernels) {
+    uint32_t End = 0;
+    for (const Var &V : Vars)
+      if (V.kernels.size() > 1 && V.kernels.count(KI))
+        End = std::max(End, V.offset + V.size);
+    for (Var &V : Vars)
+      if (V.kernels.size() == 1 && V.kernels.count(KI)) {
+        V.offset = alignUp(End, V.align);
+        End = V.offset + V.size;
+      }
+    Static[KI] = alignUp(End, 16);
+    if (DynamicKernels.count(KI))
+      DynamicBase = std::max(DynamicBase, alignUp(End, DynamicAlign));
+  }
+  for (uint32_t KI : DynamicKernels)
+    Static[KI] = DynamicBase;
+  for (auto [K, V] : GlobalVar)
+    L.sharedOffset[K] = Vars[V].offset;
+  for (auto [FK, V] : LocalVar)
+    L.localSharedOffset[FK] = Vars[V].offset;
+  for (uint32_t K : Dynamic)
+    L.sharedOffset[K] = DynamicBase;
+  return Static;
+}
+
 /// Runs the back end on every function, callees before callers. Convergence barriers (and the
 /// BSYNC wait state) belong to the warp, not to a thread: when part of a warp calls a function,
 /// other thread groups of the warp may be parked at BSYNCs of the caller (or of its callers), and
 /// a callee that reused those barrier registers would overwrite their masks and, at its own BSYNC,
 /// release the parked groups early (a save/restore in the callee then reinstates a stale mask:
-/// barrier deadlock). With Partition, each function allocates barriers above the ranges of all
-/// the functions it may call (an indirect call may call any device function), so the ranges along
-/// every call chain are disjoint. Recursive functions (a cycle of the call graph) cannot have a
-/// disjoint range for each activation, so they use no barriers at all (their threads meet again
-/// when the scheduler runs the groups at one PC together, and at the caller's BSYNCs). Without
-/// Partition, every function uses B0.. and device functions save and restore theirs.
-Status<> runBackendModule(WModule &W, const CodegenOptions &Opts, bool Partition) {
+/// barrier deadlock). So each function prefers barriers above the ranges of all the functions it
+/// may call (an indirect call may call any device function), and a barrier set across a call
+/// always stays above the range of the functions called there (allocateRegisters). Recursive
+/// functions (a cycle of the call graph) cannot have a disjoint range for each activation, so
+/// they use no barriers at all (their threads meet again when the scheduler runs the groups at
+/// one PC together, and at the caller's BSYNCs).
+Status<> runBackendModule(WModule &W, const CodegenOptions &Opts) {
   size_t N = W.functions.size();
   std::vector<std::vector<uint32_t>> Callees(N);
   for (size_t FI = 0; FI < N; ++FI)
@@ -138,10 +276,19 @@ Status<> runBackendModule(WModule &W, const CodegenOptions &Opts, bool Partition
         if (C < N && std::find(Scc.begin(), Scc.end(), C) == Scc.end())
           Base = std::max(Base, Top[C]);
       }
+    // Functions of this component use no barriers of their own when they call each other.
+    std::vector<uint32_t> CalleeTop = Top;
+    uint32_t IndirectTop = 0;
+    for (uint32_t F : Scc)
+      CalleeTop[F] = Base;
+    for (uint32_t G = 0; G < N; ++G)
+      if (!W.functions[G].isKernel)
+        IndirectTop = std::max(IndirectTop, CalleeTop[G]);
     for (uint32_t FI : Scc) {
       Function &F = W.functions[FI];
-      F.barrierBase = Partition ? Base : 0;
-      F.saveBarriers = !F.isKernel && !Partition;
+      F.barrierBase = Base;
+      F.calleeBarrierTop = CalleeTop;
+      F.indirectBarrierTop = IndirectTop;
       F.noReconvergence = !F.isKernel && Recursive;
       if (auto S = runBackend(F, Opts); !S)
         return S;
@@ -184,21 +331,14 @@ Expected<WModule> lowerModule(const ptx::Module &M, const CodegenOptions &Opts) 
       L.funcIndex[K] = uint32_t(W.ptxIndex.size());
       W.ptxIndex.push_back(K);
     }
-  // Shared layout: module-wide, then function-scope .shared, then dynamic (.extern) after.
-  uint32_t Sh = 0, Cst = 0, Gl = 0;
-  std::vector<uint32_t> Dynamic;
+  // malloc/free and operator new/delete without a body: the device heap library, linked in.
+  std::vector<HeapLink> Heap = planDeviceHeap(M, uint32_t(W.ptxIndex.size()), L);
+  std::map<uint32_t, uint32_t> KernelShared = layoutShared(M, L);
+  uint32_t Cst = 0, Gl = 0;
   for (uint32_t K = 0; K < M.globals.size(); ++K) {
     const ptx::Variable &V = M.globals[K];
     uint32_t A = uint32_t(std::max<uint64_t>(1, V.alignment()));
-    if (V.space == ptx::Space::Shared) {
-      if (V.sizeInBytes() == 0) {
-        Dynamic.push_back(K);
-        continue;
-      }
-      Sh = alignUp(Sh, A);
-      L.sharedOffset[K] = Sh;
-      Sh += uint32_t(V.sizeInBytes());
-    } else if (V.space == ptx::Space::Const) {
+    if (V.space == ptx::Space::Const) {
       Cst = alignUp(Cst, A);
       L.constOffset[K] = Cst;
       Cst += uint32_t(V.sizeInBytes());
@@ -208,29 +348,19 @@ Expected<WModule> lowerModule(const ptx::Module &M, const CodegenOptions &Opts) 
       Gl += uint32_t(V.sizeInBytes());
     }
   }
-  for (uint32_t FI = 0; FI < M.functions.size(); ++FI)
-    for (uint32_t K = 0; K < M.functions[FI].locals.size(); ++K) {
-      const ptx::Variable &V = M.functions[FI].locals[K];
-      if (V.space != ptx::Space::Shared)
-        continue;
-      Sh = alignUp(Sh, uint32_t(std::max<uint64_t>(1, V.alignment())));
-      L.localSharedOffset[{FI, K}] = Sh;
-      Sh += uint32_t(V.sizeInBytes());
-    }
-  L.sharedStatic = alignUp(Sh, 16);
-  for (uint32_t K : Dynamic)
-    L.sharedOffset[K] = L.sharedStatic;
   uint32_t Sym = 0;
   for (uint32_t K = 0; K < M.globals.size(); ++K)
     if (M.globals[K].space == ptx::Space::Global || M.globals[K].space == ptx::Space::Const)
       L.symbolIndex[K] = Sym++;
-  W.sharedStatic = L.sharedStatic;
   for (uint32_t K : W.ptxIndex) {
+    W.sharedBytes.push_back(KernelShared.count(K) ? KernelShared.at(K) : 0);
     Function F;
     if (auto S = lowerFunction(M, K, L, Opts, F); !S)
       return S.error();
     W.functions.push_back(std::move(F));
   }
+  if (auto S = lowerDeviceHeap(Heap, Opts, W); !S)
+    return S.error();
   return W;
 }
 
@@ -240,19 +370,12 @@ Expected<wfx::Module> compilePtx(const ptx::Module &M, const CodegenOptions &Opt
   auto WM = lowerModule(M, Opts);
   if (!WM)
     return WM.error();
-  if (auto S = runBackendModule(*WM, Opts, /*Partition=*/true); !S) {
-    // Too many barriers for disjoint ranges along some call chain: fall back to one shared
-    // range with callee-saved barriers (correct when calls are made by whole warps).
-    if (S.error().message.find("convergence barriers") == std::string::npos)
-      return withFile(S.error(), M);
-    WM = lowerModule(M, Opts);
-    if (!WM)
-      return WM.error();
-    if (auto S2 = runBackendModule(*WM, Opts, /*Partition=*/false); !S2)
-      return withFile(S2.error(), M);
-  }
+  if (auto S = runBackendModule(*WM, Opts); !S)
+    return withFile(S.error(), M);
 
   wfx::Module Out;
+  if (WM->usesDeviceHeap)
+    Out.flags |= wfx::kFlagDeviceHeap;
   Out.files.push_back(M.fileName.empty() ? "<input>" : M.fileName);
   // Data segments and symbols (same order as the layout's symbol indices).
   ModuleLayout L;
@@ -364,7 +487,7 @@ Expected<wfx::Module> compilePtx(const ptx::Module &M, const CodegenOptions &Opt
     Kn.codeSize = S.size;
     Kn.regsPerThread = F.hasCalls ? std::max(F.numGprs, MaxCalleeRegs) : F.numGprs;
     Kn.regsPerThread = std::max<uint32_t>(Kn.regsPerThread, 1);
-    Kn.sharedBytes = WM->sharedStatic;
+    Kn.sharedBytes = WM->sharedBytes[FI];
     Kn.localBytes = F.hasCalls ? std::max(std::min(Opts.stackBytes,
                                                     isa::findConfig(Opts.config)->maxLocalBytesPerThread),
                                            F.frame.size)

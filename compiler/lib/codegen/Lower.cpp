@@ -11,6 +11,7 @@
 #include "LowerImpl.h"
 
 #include "warpforge/isa/config.gen.h"
+#include "warpforge/isa/device.gen.h"
 
 #include <fmt/format.h>
 
@@ -327,6 +328,7 @@ private:
   void lowerCall(const ptx::Instruction &I);
   void lowerPrintf(const ptx::Instruction &I, const ptx::Function &Callee);
   void lowerAssert(const ptx::Instruction &I, const ptx::Function &Callee);
+  void lowerDeviceHeapAddress(const ptx::Instruction &I);
   void lowerMinMax(const ptx::Instruction &I, bool Max);
   void lowerAbsNeg(const ptx::Instruction &I, bool Neg);
   void lowerDivRem(const ptx::Instruction &I, bool Rem);
@@ -526,10 +528,11 @@ Opnd Lowering::sreg(const ptx::Operand &O, bool Want64) {
     return Const(1);
   case S::Envreg:
     // cooperative_groups' grid barrier: %envreg2 (low) and %envreg1 (high) hold the address of
-    // a cooperative launch's workspace, the u64 at offset 48 of the runtime area (0 otherwise).
+    // a cooperative launch's workspace, RuntimeArea.grid_workspace (0 otherwise).
     if (O.sreg.index == 1 || O.sreg.index == 2) {
       R = v32();
-      Inst &L = E(Opcode::LDG, {R, addr(Read(I::RTBUF), O.sreg.index == 2 ? 48 : 52)});
+      int64_t Off = offsetof(isa::dev::RuntimeArea, gridWorkspace) + (O.sreg.index == 2 ? 0 : 4);
+      Inst &L = E(Opcode::LDG, {R, addr(Read(I::RTBUF), Off)});
       setMod(L, "size", uint32_t(isa::MemSize::B32));
       break;
     }
@@ -3195,6 +3198,8 @@ void Lowering::lowerCall(const ptx::Instruction &I) {
       return lowerPrintf(I, CF);
     if (CF.name == "__assertfail")
       return lowerAssert(I, CF);
+    if (CF.name == "__wf_device_heap")
+      return lowerDeviceHeapAddress(I);
     if (!L.funcIndex.count(Callee.index))
       return fail(fmt::format("call of '{}', which has no body in this module", CF.name));
     E(Opcode::CALL, {Opnd::phys(kLinkReg), Opnd::func(L.funcIndex.at(Callee.index))});
@@ -3286,12 +3291,12 @@ void Lowering::lowerPrintf(const ptx::Instruction &I, const ptx::Function &Calle
   Opnd Rt = v64();
   E(Opcode::S2R, {Rt, Opnd::imm32(int64_t(isa::SReg::RTBUF))});
   Opnd FifoBase = v64(), FifoSize = v32();
-  Inst &L1 = E(Opcode::LDG, {FifoBase, addr(Rt, 0)});
+  Inst &L1 = E(Opcode::LDG, {FifoBase, addr(Rt, offsetof(isa::dev::RuntimeArea, fifoBase))});
   setMod(L1, "size", uint32_t(isa::MemSize::B64));
-  Inst &L2 = E(Opcode::LDG, {FifoSize, addr(Rt, 8)});
+  Inst &L2 = E(Opcode::LDG, {FifoSize, addr(Rt, offsetof(isa::dev::RuntimeArea, fifoSize))});
   setMod(L2, "size", uint32_t(isa::MemSize::B32));
   Opnd WOff = v64(), Old = v32();
-  add64(WOff, Rt, imm64(12), false);
+  add64(WOff, Rt, imm64(offsetof(isa::dev::RuntimeArea, fifoUsed)), false);
   Inst &A = E(Opcode::ATOM, {Old, WOff, imm(RecBytes), Opnd::rz()});
   setMod(A, "fn", uint32_t(isa::AtomOp::ADD));
   setMod(A, "ty", uint32_t(isa::AtomType::U32));
@@ -3335,6 +3340,21 @@ void Lowering::lowerPrintf(const ptx::Instruction &I, const ptx::Function &Calle
   }
 }
 
+/// `call (r), __wf_device_heap, ()`: the address of the context's DeviceHeap (0: none), which the
+/// device heap library (DeviceHeap.cpp) reads from the runtime area.
+void Lowering::lowerDeviceHeapAddress(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  if (O.empty() || O[0].kind != ptx::OperandKind::List || O[0].elems.size() != 1 ||
+      !OutOffset.count(O[0].elems[0].index))
+    return unsupported("__wf_device_heap result");
+  Opnd Rt = v64(), Heap = v64();
+  E(Opcode::S2R, {Rt, Opnd::imm32(int64_t(isa::SReg::RTBUF))});
+  Inst &L = E(Opcode::LDG, {Heap, addr(Rt, offsetof(isa::dev::RuntimeArea, deviceHeap))});
+  setMod(L, "size", uint32_t(isa::MemSize::B64));
+  Inst &St = E(Opcode::STL, {addr(Opnd::phys(kSPReg), OutOffset.at(O[0].elems[0].index)), Heap});
+  setMod(St, "size", uint32_t(isa::MemSize::B64));
+}
+
 void Lowering::lowerAssert(const ptx::Instruction &I, const ptx::Function &Callee) {
   const auto &O = I.operands;
   bool HasRets = !O.empty() && O[0].kind == ptx::OperandKind::List;
@@ -3354,7 +3374,7 @@ void Lowering::lowerAssert(const ptx::Instruction &I, const ptx::Function &Calle
   Opnd Msg = Arg(0, true), File = Arg(1, true), Line = Arg(2, false), Func = Arg(3, true);
   Opnd Rt = v64(), Flag = v64(), Old = v32();
   E(Opcode::S2R, {Rt, Opnd::imm32(int64_t(isa::SReg::RTBUF))});
-  add64(Flag, Rt, imm64(16), false);
+  add64(Flag, Rt, imm64(offsetof(isa::dev::RuntimeArea, assertFlag)), false);
   Inst &A = E(Opcode::ATOM, {Old, Flag, Opnd::rz(), imm(1)});
   setMod(A, "fn", uint32_t(isa::AtomOp::CAS));
   setMod(A, "space", uint32_t(isa::AtomSpace::GLOBAL));
@@ -3368,15 +3388,16 @@ void Lowering::lowerAssert(const ptx::Instruction &I, const ptx::Function &Calle
   }
   Opnd Saved = Guard;
   Guard = G;
-  // Assert record at rtbuf+16: {u32 flag, u32 line, u64 message, u64 file, u64 function}.
+  // The assert record of the runtime area: line, message, file, function.
+  using isa::dev::RuntimeArea;
   auto St = [&](int64_t Off, Opnd V, isa::MemSize Sz) {
     Inst &X = E(Opcode::STG, {addr(Rt, Off), V});
     setMod(X, "size", uint32_t(Sz));
   };
-  St(20, Line, isa::MemSize::B32);
-  St(24, Msg, isa::MemSize::B64);
-  St(32, File, isa::MemSize::B64);
-  St(40, Func, isa::MemSize::B64);
+  St(offsetof(RuntimeArea, assertLine), Line, isa::MemSize::B32);
+  St(offsetof(RuntimeArea, assertMessage), Msg, isa::MemSize::B64);
+  St(offsetof(RuntimeArea, assertFile), File, isa::MemSize::B64);
+  St(offsetof(RuntimeArea, assertFunction), Func, isa::MemSize::B64);
   Guard = Saved;
   E(Opcode::TRAP, {Opnd::imm32(1)});
 }

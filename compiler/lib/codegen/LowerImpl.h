@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wf::codegen {
@@ -20,7 +21,6 @@ namespace wf::codegen {
 struct ModuleLayout {
   std::map<uint32_t, uint32_t> sharedOffset; ///< PTX global index -> shared offset
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> localSharedOffset; ///< (func, local) -> offset
-  uint32_t sharedStatic = 0;                 ///< static shared bytes (16-aligned)
   std::map<uint32_t, uint32_t> constOffset;  ///< PTX global index -> const segment offset
   std::map<uint32_t, uint32_t> globalOffset; ///< PTX global index -> global segment offset
   std::map<uint32_t, uint32_t> symbolIndex;  ///< PTX global index -> wfx symbol index
@@ -44,6 +44,21 @@ struct TexLowerCtx {
   std::function<Opnd(const ptx::Operand &)> dst; ///< the whole register of a PTX destination
   std::function<void(const std::string &)> unsupported;
 };
+
+/// A device heap function (malloc or free, DeviceHeap.cpp) a module declares without a body, as
+/// it is linked in: the library function and the declaration whose name its code takes.
+struct HeapLink {
+  std::string_view libraryName;
+  uint32_t declaration = 0; ///< PTX function index in the module
+};
+
+/// Finds the declarations the device heap library defines (malloc, free, operator new/delete) and
+/// maps them in L.funcIndex to WIR functions numbered from FirstIndex, one per library function.
+std::vector<HeapLink> planDeviceHeap(const ptx::Module &M, uint32_t FirstIndex, ModuleLayout &L);
+
+/// Lowers the planned library functions and appends them to W (after the module's own).
+Status<> lowerDeviceHeap(const std::vector<HeapLink> &Links, const CodegenOptions &Opts,
+                         WModule &W);
 
 /// PTX tex, tld4, suld.b and sust.b to TEX, SULD and SUST.
 void lowerTexture(const ptx::Instruction &I, TexLowerCtx &C);

@@ -243,9 +243,10 @@ unsigned eliminateDeadCode(Function &F) {
         Live[R] = true;
     }
     std::vector<Inst> Out;
+    Out.reserve(B.insts.size());
     for (size_t K = 0; K < B.insts.size(); ++K)
       if (Keep[K])
-        Out.push_back(B.insts[K]);
+        Out.push_back(std::move(B.insts[K]));
     B.insts = std::move(Out);
   }
   return Removed;

@@ -89,29 +89,57 @@ void scheduleBlocks(Function &F) {
       Succ[A].push_back({Bx, Lat});
       ++NPred[Bx];
     };
+    // Dependences from the last writer and the readers since of each resource (linear in the
+    // block; the orderings they imply transitively need no edges of their own).
+    constexpr size_t kNone = ~size_t(0);
+    constexpr unsigned kResources = 288;
+    std::vector<size_t> LastWriter(kResources, kNone);
+    std::vector<std::vector<size_t>> ReadersSince(kResources);
+    size_t LastStore = kNone, LastBarrier = kNone;
+    std::vector<size_t> LoadsSinceStore, SinceBarrier;
     for (size_t J = 0; J < End; ++J) {
       const Inst &IJ = B.insts[J];
-      bool JBarrier = isa::opInfo(IJ.op).unit == isa::Unit::CTRL;
-      for (size_t K = 0; K < J; ++K) {
-        const Inst &IK = B.insts[K];
-        bool KBarrier = isa::opInfo(IK.op).unit == isa::Unit::CTRL;
-        unsigned Lat = 0;
-        bool Dep = JBarrier || KBarrier;
-        for (uint32_t X : Writes[K]) {
-          if (std::find(Reads[J].begin(), Reads[J].end(), X) != Reads[J].end()) {
-            Dep = true;
-            Lat = std::max<unsigned>(Lat, isa::opInfo(IK.op).latency);
-          }
-          if (std::find(Writes[J].begin(), Writes[J].end(), X) != Writes[J].end())
-            Dep = true;
+      if (isa::opInfo(IJ.op).unit == isa::Unit::CTRL) {
+        // Nothing moves across a barrier: it follows everything since the previous one.
+        for (size_t K : SinceBarrier)
+          AddEdge(K, J, 0);
+        SinceBarrier.clear();
+        if (LastBarrier != kNone)
+          AddEdge(LastBarrier, J, 0);
+        LastBarrier = J;
+      } else {
+        if (LastBarrier != kNone)
+          AddEdge(LastBarrier, J, 0);
+        SinceBarrier.push_back(J);
+      }
+      for (uint32_t X : Reads[J])
+        if (LastWriter[X] != kNone)
+          AddEdge(LastWriter[X], J, isa::opInfo(B.insts[LastWriter[X]].op).latency);
+      for (uint32_t X : Writes[J]) {
+        if (LastWriter[X] != kNone)
+          AddEdge(LastWriter[X], J, 0);
+        for (size_t K : ReadersSince[X])
+          if (K != J)
+            AddEdge(K, J, 0);
+      }
+      for (uint32_t X : Reads[J])
+        ReadersSince[X].push_back(J);
+      for (uint32_t X : Writes[J]) {
+        LastWriter[X] = J;
+        ReadersSince[X].clear();
+      }
+      // Memory: loads keep their order relative to stores (loads may pass loads).
+      if (isMem(IJ.op)) {
+        if (LastStore != kNone)
+          AddEdge(LastStore, J, 0);
+        if (isLoad(IJ.op)) {
+          LoadsSinceStore.push_back(J);
+        } else {
+          for (size_t K : LoadsSinceStore)
+            AddEdge(K, J, 0);
+          LoadsSinceStore.clear();
+          LastStore = J;
         }
-        for (uint32_t X : Reads[K])
-          if (std::find(Writes[J].begin(), Writes[J].end(), X) != Writes[J].end())
-            Dep = true;
-        if (isMem(IK.op) && isMem(IJ.op) && !(isLoad(IK.op) && isLoad(IJ.op)))
-          Dep = true;
-        if (Dep)
-          AddEdge(K, J, Lat);
       }
     }
     // Priority: longest latency path to the end.
@@ -124,34 +152,42 @@ void scheduleBlocks(Function &F) {
     }
     std::vector<unsigned> Ready(End, 0); // earliest cycle
     std::vector<size_t> Order;
-    std::vector<bool> Done(End, false);
     unsigned Cycle = 0;
+    std::vector<size_t> Available;
+    for (size_t K = 0; K < End; ++K)
+      if (!NPred[K])
+        Available.push_back(K);
     while (Order.size() < End) {
-      size_t Best = End;
-      for (size_t K = 0; K < End; ++K) {
-        if (Done[K] || NPred[K])
-          continue;
+      size_t Best = End, BestAt = 0;
+      for (size_t At = 0; At < Available.size(); ++At) {
+        size_t K = Available[At];
         if (Best == End) {
+          BestAt = At;
           Best = K;
           continue;
         }
         bool KReady = Ready[K] <= Cycle, BReady = Ready[Best] <= Cycle;
-        if (KReady != BReady ? KReady : (Prio[K] != Prio[Best] ? Prio[K] > Prio[Best] : K < Best))
+        if (KReady != BReady ? KReady : (Prio[K] != Prio[Best] ? Prio[K] > Prio[Best] : K < Best)) {
           Best = K;
+          BestAt = At;
+        }
       }
-      Done[Best] = true;
+      Available[BestAt] = Available.back();
+      Available.pop_back();
       Order.push_back(Best);
       Cycle = std::max(Cycle, Ready[Best]) + 1;
       for (auto [S, L] : Succ[Best]) {
-        --NPred[S];
         Ready[S] = std::max(Ready[S], Cycle - 1 + L);
+        if (--NPred[S] == 0)
+          Available.push_back(S);
       }
     }
     std::vector<Inst> Out;
+    Out.reserve(N);
     for (size_t K : Order)
-      Out.push_back(B.insts[K]);
+      Out.push_back(std::move(B.insts[K]));
     for (size_t K = End; K < N; ++K)
-      Out.push_back(B.insts[K]);
+      Out.push_back(std::move(B.insts[K]));
     B.insts = std::move(Out);
   }
 }

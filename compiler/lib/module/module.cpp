@@ -111,6 +111,8 @@ public:
   Validator(const Module &module, const std::string &where) : m_(module), where_(where) {}
 
   Status<> run() {
+    if (m_.flags & kRequiredFlagsMask)
+      return fail("unknown required feature flags 0x{:x}", m_.flags & kRequiredFlagsMask);
     if (auto status = checkSegments(); !status)
       return status;
     if (auto status = checkKernels(); !status)

@@ -59,6 +59,7 @@ public:
     if (auto status = readSectionTable(); !status)
       return status.error();
     Module module;
+    module.flags = flags_;
     for (auto step : {&Reader::readCode, &Reader::readData, &Reader::readKernels,
                       &Reader::readSymbols, &Reader::readRelocs, &Reader::readLines})
       if (auto status = (this->*step)(module); !status)
@@ -88,6 +89,7 @@ private:
     uint32_t flags = load32(h + format::kHdrFlags);
     if (flags & kRequiredFlagsMask)
       return fail("unknown required feature flags 0x{:x}", flags & kRequiredFlagsMask);
+    flags_ = flags;
     headerSize_ = load32(h + format::kHdrHeaderSize);
     uint32_t totalSize = load32(h + format::kHdrTotalSize);
     if (totalSize != bytes_.size())
@@ -356,6 +358,7 @@ private:
 
   std::span<const uint8_t> bytes_;
   const std::string &where_;
+  uint32_t flags_ = 0;
   uint32_t headerSize_ = 0;
   uint32_t sectionCount_ = 0;
   uint32_t sectionTable_ = 0;

@@ -168,7 +168,7 @@ Expected<std::vector<uint8_t>> write(const Module &module) {
     out.u8(c);
   out.u16(kVersionMajor);
   out.u16(kVersionMinor);
-  out.u32(0); // flags
+  out.u32(module.flags);
   out.u32(kHeaderSize);
   out.u32(0); // total size, patched below
   out.u32(uint32_t(sections.size()));

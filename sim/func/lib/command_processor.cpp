@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "warpforge/func/command_processor.h"
+#include "warpforge/isa/isa.gen.h"
 
 #include <algorithm>
 #include <cstring>
@@ -248,6 +249,13 @@ dev::Status CommandProcessor::launch(uint64_t descAddr, dev::Completion &done) {
   else
     options.watchdogWarpInsts = ~0ull;
   options.trace = trace_;
+  if (d.profileAddr) {
+    // One counter per instruction of the code segment, in device memory, 8-byte aligned.
+    uint64_t bytes = uint64_t(d.codeSize / isa::kInstBytes) * sizeof(uint64_t);
+    if (d.profileAddr % alignof(uint64_t) || !device_.memory().contains(d.profileAddr, bytes))
+      return dev::Status::BadCommand;
+    options.pcProfile = reinterpret_cast<uint64_t *>(device_.memory().host(d.profileAddr));
+  }
   LaunchResult r = device_.launch(desc, options);
   done.cycles = r.cycles;
   done.warpInsts = r.warpInsts;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <thread>
 
@@ -58,17 +59,44 @@ bool Warp::pickGroup() {
     group = 0;
     return false;
   }
+  uint32_t candidates = runnable & ~yielded;
+  if (!candidates) {
+    candidates = runnable; // only lanes that yielded: their turn again
+    yielded = 0;
+  }
   uint32_t lowest = std::numeric_limits<uint32_t>::max();
-  for (uint32_t m = runnable; m; m &= m - 1)
+  for (uint32_t m = candidates; m; m &= m - 1)
     lowest = std::min(lowest, pc[firstLane(m)]);
   uint32_t lanes = 0;
-  for (uint32_t m = runnable; m; m &= m - 1)
+  for (uint32_t m = candidates; m; m &= m - 1)
     if (pc[firstLane(m)] == lowest)
       lanes |= 1u << firstLane(m);
   runnable &= ~lanes;
+  yielded &= ~lanes;
   group = lanes;
   groupPc = lowest;
+  backEdges = 0;
   return true;
+}
+
+void Warp::yieldGroup(uint32_t lanes, uint32_t resumePc) {
+  for (uint32_t bits = bsyncWaitAny; bits; bits &= bits - 1) {
+    unsigned b = unsigned(std::countr_zero(bits));
+    if (!(conv[b] & lanes))
+      continue;
+    yieldedOut[b] |= conv[b] & lanes;
+    conv[b] &= ~lanes;
+    if (conv[b] & ~exited & ~bsyncWait[b])
+      continue;
+    // Everyone still in the barrier waits: release them at the instruction after their BSYNC.
+    runnable |= bsyncWait[b];
+    bsyncWait[b] = 0;
+    bsyncWaitAny &= ~(1u << b);
+  }
+  for (uint32_t m = lanes; m; m &= m - 1)
+    pc[firstLane(m)] = resumePc;
+  runnable |= lanes;
+  yielded |= lanes;
 }
 
 uint32_t Warp::releaseWarpsync(uint32_t waiters) {
@@ -448,8 +476,8 @@ void Launch::runCores(const std::vector<Core *> &mine) {
 
 LaunchResult Launch::run() {
   unsigned threads = std::max(1u, std::min<unsigned>(options.hostThreads, config.cores));
-  if (trace)
-    threads = 1; // the trace is one ordered stream
+  if (trace || options.pcProfile)
+    threads = 1; // the trace is one ordered stream; the profile counters are not atomic
   if (threads == 1) {
     std::vector<Core *> all;
     for (auto &c : cores)

@@ -50,11 +50,14 @@ struct Warp {
   uint32_t valid = 0;  ///< lanes that exist
   uint32_t warpsyncWait = 0;
   uint32_t barWait = 0;
-  uint32_t bsyncWaitAny = 0;                              ///< bit b: some lane waits at BSYNC b
-  std::array<uint32_t, isa::kNumBarrierRegs> conv{};      ///< convergence barrier masks
-  std::array<uint32_t, isa::kNumBarrierRegs> bsyncWait{}; ///< lanes waiting at BSYNC b
-  std::array<uint32_t, kWarpSize> pc{};                   ///< resume pc of lanes outside the group
-  std::array<uint32_t, kWarpSize> warpsyncMask{};         ///< mask each WARPSYNC waiter waits for
+  uint32_t bsyncWaitAny = 0; ///< bit b: some lane waits at BSYNC b
+  uint32_t yielded = 0;      ///< runnable lanes that yielded: picked after the others
+  uint32_t backEdges = 0;    ///< backward branches the current group took since it was picked
+  std::array<uint32_t, isa::kNumBarrierRegs> conv{};       ///< convergence barrier masks
+  std::array<uint32_t, isa::kNumBarrierRegs> bsyncWait{};  ///< lanes waiting at BSYNC b
+  std::array<uint32_t, isa::kNumBarrierRegs> yieldedOut{}; ///< lanes that yielded out of b
+  std::array<uint32_t, kWarpSize> pc{};                    ///< resume pc of lanes outside the group
+  std::array<uint32_t, kWarpSize> warpsyncMask{};          ///< mask each WARPSYNC waiter waits for
   uint64_t sleepUntil = 0; ///< NANOSLEEP: core cycle at which the warp may issue again
   Block *block = nullptr;
   uint32_t index = 0; ///< warp within the block
@@ -67,8 +70,13 @@ struct Warp {
   /// Lanes join the runnable set; their pcs must already be in `pc`.
   void makeRunnable(uint32_t lanes);
   /// Starts the next group: the runnable lane with the lowest pc (ties: lowest lane) and every
-  /// runnable lane at that pc. False when no lane is runnable.
+  /// runnable lane at that pc, among the lanes that did not yield if there are any. False when
+  /// no lane is runnable.
   bool pickGroup();
+  /// The group `lanes`, about to resume at `resumePc`, yields (forward progress): it leaves the
+  /// convergence barriers other lanes wait at, releasing those that then complete, and becomes
+  /// runnable behind the others.
+  void yieldGroup(uint32_t lanes, uint32_t resumePc);
   /// Lanes `lanes` end. Releases convergence barriers and WARPSYNCs that only waited for them
   /// and tells the block (CTA barriers count exited threads as arrived).
   void exitLanes(uint32_t lanes);

@@ -544,7 +544,9 @@ template <bool kTrace>
   uint32_t *const R = w.regs;
   uint32_t *const P = w.preds;
   Block &blk = *w.block;
+  // The instrumented instantiation traces and/or counts executions per instruction.
   TraceWriter *const tr = kTrace ? L.trace.get() : nullptr;
+  uint64_t *const profile = kTrace ? L.options.pcProfile : nullptr;
   const MemCtx mem{L.global,           L.globalSize,
                    blk.shared.data(),  uint32_t(blk.shared.size()),
                    blk.local.data(),   desc.localBytes,
@@ -599,8 +601,12 @@ template <bool kTrace>
     cycle += L.passes;
     uint32_t next = pc + isa::kInstBytes;
     bool endSlice = false;
-    if constexpr (kTrace)
-      tr->begin(w, pc, mask, exec, in);
+    if constexpr (kTrace) {
+      if (profile)
+        ++profile[pc / isa::kInstBytes];
+      if (tr)
+        tr->begin(w, pc, mask, exec, in);
+    }
 
     uint32_t *const d = row(in.rd);
     const uint32_t *const a = row(in.ra);
@@ -1184,7 +1190,7 @@ template <bool kTrace>
             return false;
           }
           host[l] = acc.host;
-          if constexpr (kTrace) {
+          if (kTrace && tr) {
             uint32_t v[4];
             for (unsigned k = 0; k < 4; ++k)
               v[k] = src[k * kWarpSize + l];
@@ -1266,13 +1272,13 @@ template <bool kTrace>
         if (bytes == 4) {
           uint32_t stored;
           old[l] = atomRmw<uint32_t>(accs[l].host, sharedWithOthers, fn, ty, b[l], c[l], stored);
-          if constexpr (kTrace)
+          if (kTrace && tr)
             tr->memWrite(l, spaceLetter(accs[l].space), accs[l].offset, 4, &stored);
         } else {
           uint64_t stored;
           old[l] = atomRmw<uint64_t>(accs[l].host, sharedWithOthers, fn, ty, pairAt(b, l),
                                      pairAt(c, l), stored);
-          if constexpr (kTrace)
+          if (kTrace && tr)
             tr->memWrite(l, spaceLetter(accs[l].space), accs[l].offset, 8, &stored);
         }
       }
@@ -1311,6 +1317,18 @@ template <bool kTrace>
         w.runnable |= waitLanes;
         mask &= ~waitLanes;
         next = std::min(target, next);
+      }
+      if (next <= pc && mask && ++w.backEdges >= isa::kYieldBackEdges) {
+        // Forward progress (docs/execution-model.md): a group looping while other threads of the
+        // warp could run (a spin lock's holder, say) yields to them.
+        uint32_t others = w.runnable;
+        for (uint32_t bits = w.bsyncWaitAny; bits; bits &= bits - 1)
+          others |= w.bsyncWait[std::countr_zero(bits)];
+        if (others) {
+          w.yieldGroup(mask, next);
+          mask = 0;
+        }
+        w.backEdges = 0;
       }
       break;
     }
@@ -1355,15 +1373,22 @@ template <bool kTrace>
       }
       break;
     case uint8_t(Opcode::BSSY):
-      if (exec)
+      if (exec) {
         w.conv[get(in, fld::BSSY::b)] = exec;
+        w.yieldedOut[get(in, fld::BSSY::b)] &= ~exec;
+      }
       break;
     case uint8_t(Opcode::BSYNC): {
       if (!exec)
         break;
       unsigned bar = get(in, fld::BSYNC::b);
+      // Threads that yielded out of the barrier continue at once (and are done with it).
+      const uint32_t arriving = exec & ~w.yieldedOut[bar];
+      w.yieldedOut[bar] &= ~exec;
+      if (!arriving)
+        break;
       uint32_t earlier = w.bsyncWait[bar];
-      uint32_t missing = w.conv[bar] & ~w.exited & ~exec & ~earlier;
+      uint32_t missing = w.conv[bar] & ~w.exited & ~arriving & ~earlier;
       if (missing == 0) {
         // Complete on arrival: the group continues, joined by the earlier waiters resuming here.
         w.bsyncWait[bar] = 0;
@@ -1375,11 +1400,11 @@ template <bool kTrace>
         w.runnable |= earlier & ~join;
         mask |= join;
       } else {
-        for (uint32_t m = exec; m; m &= m - 1)
+        for (uint32_t m = arriving; m; m &= m - 1)
           w.pc[firstLane(m)] = next;
-        w.bsyncWait[bar] = earlier | exec;
+        w.bsyncWait[bar] = earlier | arriving;
         w.bsyncWaitAny |= 1u << bar;
-        mask &= ~exec;
+        mask &= ~arriving;
       }
       break;
     }
@@ -1608,7 +1633,7 @@ template <bool kTrace>
       goto faulted;
     }
 
-    if constexpr (kTrace)
+    if (kTrace && tr)
       tr->commit(w, in, exec);
     pc = next;
     if (mask == 0) [[unlikely]] {
@@ -1652,7 +1677,7 @@ runWarpFast(Launch &L, Core &core, Warp &w, uint32_t budget, PendingFault &fault
 } // namespace
 
 StopReason runWarp(Launch &L, Core &core, Warp &w, uint32_t budget, PendingFault &fault) {
-  if (L.trace)
+  if (L.trace || L.options.pcProfile)
     return runWarpImpl<true>(L, core, w, budget, fault);
   return runWarpFast(L, core, w, budget, fault);
 }

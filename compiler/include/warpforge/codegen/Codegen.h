@@ -30,9 +30,10 @@ struct CodegenOptions {
 
 /// The WIR of a module, before or after the back end passes (for tests and `--dump-wir`).
 struct WModule {
-  std::vector<Function> functions; ///< same order as the PTX module's defined functions
-  std::vector<uint32_t> ptxIndex;  ///< PTX function index of each
-  uint32_t sharedStatic = 0;       ///< module-wide static shared layout size
+  std::vector<Function> functions;   ///< the PTX module's defined functions, then library ones
+  std::vector<uint32_t> ptxIndex;    ///< PTX function index of each
+  std::vector<uint32_t> sharedBytes; ///< static shared bytes of each kernel (0: device function)
+  bool usesDeviceHeap = false;       ///< the device heap library (malloc/free) is linked in
 };
 
 /// Lowers the PTX module to WIR (instruction selection, calling convention, frames).

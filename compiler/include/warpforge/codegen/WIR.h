@@ -156,7 +156,7 @@ struct FrameInfo {
   uint32_t spillSize = 0;
   uint32_t saveBase = 0; ///< caller-save area for registers live across calls
   uint32_t saveSize = 0;
-  uint32_t linkSlot = 0; ///< callee: return address and saved barrier registers
+  uint32_t linkSlot = 0; ///< callee: return address
   uint32_t size = 0;     ///< total, 16-byte aligned
 };
 
@@ -170,14 +170,19 @@ struct Function {
   uint32_t maxRegs = 255;   ///< register budget (maxnreg / config)
   uint32_t numGprs = 0;     ///< after allocation: registers used (highest + 1)
   uint32_t numBarriers = 0; ///< after allocation: convergence barriers used (highest + 1)
-  /// Convergence barriers are warp-wide state, so a function only uses B{barrierBase}..B15:
-  /// the module gives each function a range above those of everything it calls (see
-  /// compilePtx), so a callee run by part of a warp never touches a barrier that other thread
-  /// groups of the warp wait on in its callers.
+  /// Convergence barriers are warp-wide state, so a function prefers B{barrierBase}..B15: the
+  /// module gives each function a range above those of everything it calls (see compilePtx), so
+  /// a callee run by part of a warp never touches a barrier that other thread groups of the warp
+  /// wait on in its callers. A barrier set across no call may also go below barrierBase, and one
+  /// set across a call only needs to stay above the ranges of the functions called there:
+  /// calleeBarrierTop[g] is one past the highest barrier module function g (with its callees)
+  /// uses, indirectBarrierTop the same over every function a CALLR may reach.
   uint32_t barrierBase = 0;
-  /// The callee saves and restores the barriers it uses (B2R/R2B in its prologue and epilogue):
-  /// only in the fallback where every function shares B0.. (see compilePtx).
-  bool saveBarriers = false;
+  std::vector<uint32_t> calleeBarrierTop;
+  uint32_t indirectBarrierTop = 0;
+  /// After allocation: reconvergence regions left without a barrier because more than the free
+  /// barrier registers were needed at once (their threads meet again at an enclosing BSYNC).
+  uint32_t droppedBarriers = 0;
   /// No BSSY/BSYNC in this function: set for recursive functions, whose nested activations, run
   /// by part of a warp, would reuse the barriers that other groups of the warp wait on in outer
   /// activations. Their threads still meet again when the scheduler picks a PC (the groups at the

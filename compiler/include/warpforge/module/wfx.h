@@ -16,13 +16,16 @@ namespace wf::wfx {
 
 inline constexpr std::array<uint8_t, 4> kMagic{'W', 'F', 'X', 'M'};
 inline constexpr uint16_t kVersionMajor = 1;
-inline constexpr uint16_t kVersionMinor = 0;
+inline constexpr uint16_t kVersionMinor = 1;
 inline constexpr uint32_t kHeaderSize = 32;
 inline constexpr uint32_t kSectionEntrySize = 16;
 inline constexpr uint32_t kMaxSections = 64;
 /// Header flag bits 0..15 are required features (a reader rejects any it does not know);
-/// bits 16..31 are optional (a reader may ignore them). Version 1.0 defines none.
+/// bits 16..31 are optional (a reader may ignore them). Version 1.1 defines one optional flag.
 inline constexpr uint32_t kRequiredFlagsMask = 0x0000ffff;
+/// Optional: the module's code calls the device heap allocator (in-kernel malloc/free), so the
+/// loader reserves the context's device heap before running it.
+inline constexpr uint32_t kFlagDeviceHeap = 1u << 16;
 
 enum class SectionType : uint32_t {
   Strings = 1,
@@ -132,6 +135,7 @@ struct LineRow {
 };
 
 struct Module {
+  uint32_t flags = 0; ///< header flags (kFlag*); no required ones are defined
   std::vector<uint8_t> code;
   DataSegment constant;
   DataSegment global;

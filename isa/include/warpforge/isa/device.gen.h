@@ -164,7 +164,7 @@ struct LaunchDesc {
   uint64_t nameAddr; ///< DMA-window offset of the kernel's name (for fault reports)
   uint32_t nameLen; ///< bytes of the name; 0 for none
   uint32_t reserved0; ///< zero
-  uint64_t reserved1; ///< zero
+  uint64_t profileAddr; ///< device address of per-instruction warp execution counters (one u64 per 8-byte instruction of the code segment, added to); 0: not counted
   uint64_t reserved2; ///< zero
 };
 static_assert(sizeof(LaunchDesc) == 128);
@@ -190,7 +190,7 @@ static_assert(offsetof(LaunchDesc, gridId) == 88);
 static_assert(offsetof(LaunchDesc, nameAddr) == 96);
 static_assert(offsetof(LaunchDesc, nameLen) == 104);
 static_assert(offsetof(LaunchDesc, reserved0) == 108);
-static_assert(offsetof(LaunchDesc, reserved1) == 112);
+static_assert(offsetof(LaunchDesc, profileAddr) == 112);
 static_assert(offsetof(LaunchDesc, reserved2) == 120);
 
 /// what the device writes when a command that names one completes
@@ -272,5 +272,45 @@ static_assert(offsetof(TexDesc, address) == 42);
 static_assert(offsetof(TexDesc, flags) == 45);
 static_assert(offsetof(TexDesc, reserved0) == 46);
 static_assert(offsetof(TexDesc, border) == 48);
+
+/// the runtime area of a launch (SR_RTBUF)
+struct RuntimeArea {
+  uint64_t fifoBase; ///< device address of the printf FIFO
+  uint32_t fifoSize; ///< bytes of the printf FIFO
+  uint32_t fifoUsed; ///< bytes of FIFO records reserved (ATOM.ADD); may exceed fifo_size on overflow
+  uint32_t assertFlag; ///< 0; set to 1 (CAS) by the first thread whose assert fails
+  uint32_t assertLine; ///< line of the failed assert
+  uint64_t assertMessage; ///< generic address of the assert's message
+  uint64_t assertFile; ///< generic address of the assert's file name
+  uint64_t assertFunction; ///< generic address of the assert's function name
+  uint64_t gridWorkspace; ///< grid barrier workspace of a cooperative launch; 0 otherwise
+  uint64_t deviceHeap; ///< device address of the context's DeviceHeap; 0 while it has none
+};
+static_assert(sizeof(RuntimeArea) == 64);
+static_assert(offsetof(RuntimeArea, fifoBase) == 0);
+static_assert(offsetof(RuntimeArea, fifoSize) == 8);
+static_assert(offsetof(RuntimeArea, fifoUsed) == 12);
+static_assert(offsetof(RuntimeArea, assertFlag) == 16);
+static_assert(offsetof(RuntimeArea, assertLine) == 20);
+static_assert(offsetof(RuntimeArea, assertMessage) == 24);
+static_assert(offsetof(RuntimeArea, assertFile) == 32);
+static_assert(offsetof(RuntimeArea, assertFunction) == 40);
+static_assert(offsetof(RuntimeArea, gridWorkspace) == 48);
+static_assert(offsetof(RuntimeArea, deviceHeap) == 56);
+
+/// the header of the device heap; its arena follows
+struct DeviceHeap {
+  uint64_t arena; ///< device address of the arena (16-byte aligned)
+  uint64_t arenaBytes; ///< bytes of the arena (at least cudaLimitMallocHeapSize)
+  uint64_t top; ///< bytes of the arena carved into blocks so far (advanced with CAS)
+  uint64_t reserved0; ///< zero
+  uint64_t freeLists[128]; ///< one free list a size class: low word the first block's payload offset from the arena in 16-byte units (0: empty), high word a tag counting updates
+};
+static_assert(sizeof(DeviceHeap) == 1056);
+static_assert(offsetof(DeviceHeap, arena) == 0);
+static_assert(offsetof(DeviceHeap, arenaBytes) == 8);
+static_assert(offsetof(DeviceHeap, top) == 16);
+static_assert(offsetof(DeviceHeap, reserved0) == 24);
+static_assert(offsetof(DeviceHeap, freeLists) == 32);
 
 } // namespace wf::isa::dev

@@ -13,6 +13,7 @@ inline constexpr unsigned kZeroReg = 255;
 inline constexpr unsigned kNumPreds = 15;
 inline constexpr unsigned kTruePred = 15;
 inline constexpr unsigned kNumBarrierRegs = 16;
+inline constexpr unsigned kYieldBackEdges = 1024;
 
 /// A bit field of the instruction word: absolute position and width.
 struct Field {
@@ -482,7 +483,7 @@ inline constexpr std::array<OpInfo, 256> kOps{{
     {"RET", true, Format::R, Unit::CTRL, 1, 1, 0, {{{"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "jump to the return address in ra"},
     {"EXIT", true, Format::R, Unit::CTRL, 1, 0, 0, {{}}, {{}}, "the thread ends; it leaves every convergence barrier and CTA barrier count"},
     {"BSSY", true, Format::I, Unit::CTRL, 1, 2, 0, {{{"b", OperandKind::B, {16, 4}, {0, 0}, 0, -1, -1, {{}}, Role::Def, -1, 0x0}, {"imm", OperandKind::REL, {32, 32}, {0, 0}, 0, -1, -1, {{}}, Role::None, -1, 0x0}}}, {{}}, "convergence barrier b = the active threads; the target names the BSYNC (for tools)"},
-    {"BSYNC", true, Format::R, Unit::CTRL, 1, 1, 0, {{{"b", OperandKind::B, {16, 4}, {0, 0}, 0, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "wait until every non-exited thread of barrier b waits here; then they continue together"},
+    {"BSYNC", true, Format::R, Unit::CTRL, 1, 1, 0, {{{"b", OperandKind::B, {16, 4}, {0, 0}, 0, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "wait until every non-exited thread of barrier b waits here; then they continue together (threads that yielded out of barrier b continue at once)"},
     {"B2R", true, Format::R, Unit::CTRL, 1, 2, 0, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"b", OperandKind::B, {24, 4}, {0, 0}, 0, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "rd = thread mask of convergence barrier b"},
     {"R2B", true, Format::R, Unit::CTRL, 1, 2, 0, {{{"b", OperandKind::B, {16, 4}, {0, 0}, 0, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "convergence barrier b = thread mask ra"},
     {"WARPSYNC", true, Format::I, Unit::CTRL, 1, 2, 0, {{{"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"imm", OperandKind::U32, {32, 32}, {0, 0}, 0, -1, -1, {{}}, Role::None, -1, 0x0}}}, {{}}, "wait until every non-exited thread in mask (ra | imm) reaches a WARPSYNC; then they continue together"},

@@ -33,6 +33,7 @@ struct LaunchParams {
   uint32_t constSize = 0;
   std::vector<uint8_t> params;
   uint64_t rtbuf = 0; ///< runtime area (printf FIFO, assert record)
+  uint64_t profileCounters = 0; ///< per-instruction execution counters; 0: no profile
 };
 
 enum class FaultKind : uint8_t {

@@ -47,6 +47,8 @@ struct FunctionRecord {
   const void *hostFun = nullptr;
   /// cudaFuncAttributeMaxDynamicSharedMemorySize; -1: not set (the default per-block limit).
   int maxDynamicShared = -1;
+  /// cudaFuncAttributePreferredSharedMemoryCarveout (a hint); -1: not set.
+  int preferredCarveout = -1;
 };
 
 struct VarRecord {
@@ -101,6 +103,9 @@ public:
 
   // --- modules, symbols, launches ---
   Error ensureLoaded(ModuleRecord &module);
+  /// Aims the host pointers of `registered`'s __managed__ variables at their copies in the loaded
+  /// module `copy` (the module itself, or the driver route's module loaded from its PTX).
+  void mapManagedVars(const ModuleRecord &registered, const ModuleRecord &copy);
   /// Device address and size of a registered __device__/__constant__ variable.
   Error symbol(const void *hostVar, uint64_t &address, uint64_t &size);
   /// A cooperative launch requires every block to be co-resident and gives the kernel a grid
@@ -140,6 +145,8 @@ public:
   uint64_t printfFifoSize = 1 << 20;
   uint64_t stackSize = 8192;
   uint64_t mallocHeapSize = 8 << 20;
+  /// True once the device heap is reserved: its size can no longer change (until a reset).
+  bool deviceHeapReserved() const { return deviceHeap_ != 0; }
 
   /// cudaDeviceReset: frees everything, clears the sticky error; modules load again on demand.
   void reset();
@@ -152,6 +159,8 @@ private:
   Error compile(ModuleRecord &module);
   Error reportFault(FunctionRecord &fn, const DeviceFault &fault, Dim3 grid, Dim3 block);
   Error prepareRtbuf();
+  /// Reserves the device heap (mallocHeapSize bytes of arena) if it is not yet.
+  Error ensureDeviceHeap();
 
   std::mutex mutex_;
   std::unique_ptr<Device> device_;
@@ -168,6 +177,7 @@ private:
   uint64_t rtbuf_ = 0;     ///< runtime area (64 bytes) followed by the printf FIFO
   uint64_t rtbufFifo_ = 0; ///< FIFO size the area was made for
   uint64_t gridWorkspace_ = 0; ///< grid barrier of cooperative launches
+  uint64_t deviceHeap_ = 0;    ///< the device heap (isa::dev::DeviceHeap header, then its arena)
 };
 
 } // namespace wf::rt

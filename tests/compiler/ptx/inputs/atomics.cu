@@ -1,6 +1,6 @@
 #include "compat.h"
 
-#if !defined(__NVCC__)
+#if !defined(__NVCC__) && !defined(__WARPFORGE__) // Warpforge's headers declare them
 __device__ inline int atomicAdd(int *p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
 __device__ inline unsigned atomicAdd(unsigned *p, unsigned v) {
   return __nvvm_atom_add_gen_i((int *)p, (int)v);

@@ -4,7 +4,7 @@
 // CUDA header exists: there this file declares the few attributes and builtins the kernels use.
 #pragma once
 
-#if defined(__NVCC__)
+#if defined(__NVCC__) || defined(__WARPFORGE__) // nvcc, or clang with Warpforge's CUDA headers
 #include <cuda_fp16.h>
 #include <cstdio>
 #define WF_TID_X() threadIdx.x

@@ -1,7 +1,7 @@
 // Warp match and reduce (sm_70+ / sm_80+).
 #include "compat.h"
 
-#if defined(__NVCC__)
+#if defined(__NVCC__) || defined(__WARPFORGE__)
 #define WF_MATCH_ANY(v) __match_any_sync(0xffffffffu, (v))
 #define WF_MATCH_ALL(v, p) __match_all_sync(0xffffffffu, (v), (p))
 #define WF_REDUCE_ADD(v) __reduce_add_sync(0xffffffffu, (v))

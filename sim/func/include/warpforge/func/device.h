@@ -78,6 +78,9 @@ struct RunOptions {
   unsigned hostThreads = 1;
   /// Commit trace, one line per warp instruction (format: docs/commit-trace.md).
   std::ostream *trace = nullptr;
+  /// Per-instruction warp execution counters, one per 8-byte instruction of the code segment
+  /// (index pc / 8), added to; for profiles (bench/). Counting forces one host thread.
+  uint64_t *pcProfile = nullptr;
 };
 
 struct LaunchResult {
