@@ -366,8 +366,7 @@ void Runtime::mapManagedVars(const ModuleRecord &registered, const ModuleRecord 
 }
 
 Error Runtime::symbol(const void *hostVar, uint64_t &address, uint64_t &size) {
-  // Records live as long as the runtime; findVar takes the lock.
-  auto *var = const_cast<VarRecord *>(findVar(hostVar));
+  const VarRecord *var = findVar(hostVar); // records live as long as the runtime
   if (!var)
     return Error::cudaErrorInvalidSymbol;
   if (Error e = ensureLoaded(*var->module); e != Error::cudaSuccess)

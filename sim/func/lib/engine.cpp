@@ -79,24 +79,29 @@ bool Warp::pickGroup() {
   return true;
 }
 
+uint32_t Warp::releaseCompleteBarriers() {
+  uint32_t released = 0;
+  for (uint32_t any = bsyncWaitAny; any; any &= any - 1) {
+    unsigned b = firstLane(any);
+    if ((conv[b] & ~exited & ~bsyncWait[b]) == 0) {
+      released |= bsyncWait[b];
+      bsyncWait[b] = 0;
+      bsyncWaitAny &= ~(1u << b);
+    }
+  }
+  return released;
+}
+
 void Warp::yieldGroup(uint32_t lanes, uint32_t resumePc) {
-  for (uint32_t bits = bsyncWaitAny; bits; bits &= bits - 1) {
-    unsigned b = unsigned(std::countr_zero(bits));
-    if (!(conv[b] & lanes))
-      continue;
+  for (uint32_t any = bsyncWaitAny; any; any &= any - 1) {
+    unsigned b = firstLane(any);
     yieldedOut[b] |= conv[b] & lanes;
     conv[b] &= ~lanes;
-    if (conv[b] & ~exited & ~bsyncWait[b])
-      continue;
-    // Everyone still in the barrier waits: release them at the instruction after their BSYNC.
-    runnable |= bsyncWait[b];
-    bsyncWait[b] = 0;
-    bsyncWaitAny &= ~(1u << b);
   }
   for (uint32_t m = lanes; m; m &= m - 1)
     pc[firstLane(m)] = resumePc;
-  runnable |= lanes;
   yielded |= lanes;
+  makeRunnable(releaseCompleteBarriers() | lanes);
 }
 
 uint32_t Warp::releaseWarpsync(uint32_t waiters) {
@@ -121,15 +126,7 @@ void Warp::exitLanes(uint32_t lanes) {
   exited |= lanes;
   for (uint32_t &m : conv)
     m &= ~lanes;
-  uint32_t released = 0;
-  for (uint32_t any = bsyncWaitAny; any; any &= any - 1) {
-    unsigned b = firstLane(any);
-    if ((conv[b] & ~exited & ~bsyncWait[b]) == 0) {
-      released |= bsyncWait[b];
-      bsyncWait[b] = 0;
-      bsyncWaitAny &= ~(1u << b);
-    }
-  }
+  uint32_t released = releaseCompleteBarriers();
   if (warpsyncWait)
     released |= releaseWarpsync(warpsyncWait);
   if (released)

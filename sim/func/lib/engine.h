@@ -77,6 +77,9 @@ struct Warp {
   /// convergence barriers other lanes wait at, releasing those that then complete, and becomes
   /// runnable behind the others.
   void yieldGroup(uint32_t lanes, uint32_t resumePc);
+  /// Releases the convergence barriers whose non-exited threads all wait (at the instruction
+  /// after their BSYNC); returns the released lanes, which the caller makes runnable.
+  uint32_t releaseCompleteBarriers();
   /// Lanes `lanes` end. Releases convergence barriers and WARPSYNCs that only waited for them
   /// and tells the block (CTA barriers count exited threads as arrived).
   void exitLanes(uint32_t lanes);
