@@ -62,6 +62,10 @@ class Spec:
                 raise SpecError(f"format {fname} does not cover all {self.enc['width']} bits")
             self.formats[fname] = fields
         self.units = list(isa["units"].keys())
+        for u, ui in isa["units"].items():
+            share = ui.get("lane_share", 1)
+            if share < 1 or share & (share - 1) or 32 % share:
+                raise SpecError(f"unit {u}: lane_share {share} is not a power of two dividing 32")
         self.enums = isa["enums"]
         self.enum_names = list(self.enums.keys())
         for name, e in self.enums.items():
@@ -444,6 +448,7 @@ def cpp_isa(s):
     w("  std::string_view name;")
     w("  uint8_t latency;")
     w("  bool iterative;")
+    w("  uint8_t laneShare; // core lanes per lane of the unit (1: full rate)")
     w("  std::string_view doc;")
     w("};")
     w("")
@@ -451,7 +456,7 @@ def cpp_isa(s):
     for u in s.units:
         ui = s.isa["units"][u]
         it = "true" if ui.get("iterative") else "false"
-        w(f"    {{\"{u}\", {ui['latency']}, {it}, \"{ui['doc']}\"}},")
+        w(f"    {{\"{u}\", {ui['latency']}, {it}, {ui.get('lane_share', 1)}, \"{ui['doc']}\"}},")
     w("}};")
     w("")
     # Enums.
@@ -753,6 +758,17 @@ def sv_isa(s):
     w("    endcase")
     w("  endfunction")
     w("")
+    w("  // Core lanes per lane of a unit: a core builds the unit with lanes / unit_lane_share lanes.")
+    w("  function automatic int unsigned unit_lane_share(unit_e u);")
+    w("    unique case (u)")
+    for u in s.units:
+        share = s.isa["units"][u].get("lane_share", 1)
+        if share != 1:
+            w(f"      UNIT_{u}: unit_lane_share = {share};")
+    w("      default: unit_lane_share = 1;")
+    w("    endcase")
+    w("  endfunction")
+    w("")
     w("  function automatic format_e op_format(opcode_e op);")
     w("    unique case (op)")
     for f in s.formats:
@@ -888,12 +904,14 @@ def md_isa(s):
         w("")
     w("## Execution units")
     w("")
-    w("| unit | latency (cycles) | kind | does |")
-    w("| --- | --- | --- | --- |")
+    w("| unit | latency (cycles) | kind | rate | does |")
+    w("| --- | --- | --- | --- | --- |")
     for u in s.units:
         ui = s.isa["units"][u]
         kind = "iterative" if ui.get("iterative") else "pipelined"
-        w(f"| {u} | {ui['latency']} | {kind} | {ui['doc']} |")
+        share = ui.get("lane_share", 1)
+        rate = "full" if share == 1 else f"1/{share} (one unit lane per {share} core lanes)"
+        w(f"| {u} | {ui['latency']} | {kind} | {rate} | {ui['doc']} |")
     w("")
     w("## Opcodes")
     w("")

@@ -47,16 +47,17 @@ package wf_isa_pkg;
 
   typedef enum logic [3:0] {
     UNIT_ALU = 4'd0,
-    UNIT_IMUL = 4'd1,
-    UNIT_IDIV = 4'd2,
-    UNIT_FMA = 4'd3,
-    UNIT_CVT = 4'd4,
-    UNIT_FP64 = 4'd5,
-    UNIT_FDIV = 4'd6,
-    UNIT_SFU = 4'd7,
-    UNIT_LSU = 4'd8,
-    UNIT_TEX = 4'd9,
-    UNIT_CTRL = 4'd10
+    UNIT_BMU = 4'd1,
+    UNIT_IMUL = 4'd2,
+    UNIT_IDIV = 4'd3,
+    UNIT_FMA = 4'd4,
+    UNIT_CVT = 4'd5,
+    UNIT_FP64 = 4'd6,
+    UNIT_FDIV = 4'd7,
+    UNIT_SFU = 4'd8,
+    UNIT_LSU = 4'd9,
+    UNIT_TEX = 4'd10,
+    UNIT_CTRL = 4'd11
   } unit_e;
 
   typedef enum logic [1:0] { RND_RN = 2'd0, RND_RZ = 2'd1, RND_RM = 2'd2, RND_RP = 2'd3 } rnd_e;
@@ -560,8 +561,9 @@ package wf_isa_pkg;
   function automatic unit_e op_unit(opcode_e op);
     unique case (op)
       8'h00, 8'h01, 8'h02, 8'h03, 8'h04, 8'h05, 8'h06, 8'h07, 8'h08, 8'h09, 8'h0a, 8'h0b, 8'h0c,
-      8'h0d, 8'h0e, 8'h0f, 8'h10, 8'h11, 8'h12, 8'h13, 8'h14, 8'h15, 8'h16, 8'h17, 8'h18, 8'h19,
-      8'h1a, 8'h1b, 8'h1c, 8'h1d, 8'h1e: op_unit = UNIT_ALU;
+      8'h0d, 8'h0e, 8'h0f, 8'h17, 8'h18, 8'h19, 8'h1a, 8'h1b, 8'h1c, 8'h1d,
+      8'h1e: op_unit = UNIT_ALU;
+      8'h10, 8'h11, 8'h12, 8'h13, 8'h14, 8'h15, 8'h16: op_unit = UNIT_BMU;
       8'h20, 8'h21, 8'h22, 8'h23, 8'h24, 8'h25, 8'h26: op_unit = UNIT_IMUL;
       8'h28, 8'h29: op_unit = UNIT_IDIV;
       8'h30, 8'h31, 8'h32, 8'h33, 8'h34, 8'h35, 8'h36: op_unit = UNIT_FMA;
@@ -575,6 +577,14 @@ package wf_isa_pkg;
       8'h60, 8'h61, 8'h62, 8'h63, 8'h64, 8'h65, 8'h66, 8'h67, 8'h68, 8'h69, 8'h6a, 8'h6b, 8'h6c,
       8'h6d, 8'h6e, 8'h6f, 8'h70, 8'h71, 8'h72, 8'h73: op_unit = UNIT_CTRL;
       default: op_unit = UNIT_ALU;
+    endcase
+  endfunction
+
+  // Core lanes per lane of a unit: a core builds the unit with lanes / unit_lane_share lanes.
+  function automatic int unsigned unit_lane_share(unit_e u);
+    unique case (u)
+      UNIT_BMU: unit_lane_share = 4;
+      default: unit_lane_share = 1;
     endcase
   endfunction
 

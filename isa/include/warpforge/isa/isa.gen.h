@@ -56,27 +56,29 @@ struct FormatI {
   static constexpr Field imm{32, 32};
 };
 
-enum class Unit : uint8_t { ALU, IMUL, IDIV, FMA, CVT, FP64, FDIV, SFU, LSU, TEX, CTRL, Count };
+enum class Unit : uint8_t { ALU, BMU, IMUL, IDIV, FMA, CVT, FP64, FDIV, SFU, LSU, TEX, CTRL, Count };
 
 struct UnitInfo {
   std::string_view name;
   uint8_t latency;
   bool iterative;
+  uint8_t laneShare; // core lanes per lane of the unit (1: full rate)
   std::string_view doc;
 };
 
-inline constexpr std::array<UnitInfo, 11> kUnits{{
-    {"ALU", 2, false, "integer and logic, compare, select, moves, predicate logic"},
-    {"IMUL", 4, false, "integer multiply and multiply-add (DSP blocks)"},
-    {"IDIV", 36, true, "integer divide and remainder, radix-2 iterative"},
-    {"FMA", 4, false, "FP32 add, multiply, fused multiply-add, min/max, compare"},
-    {"CVT", 4, false, "conversions between integer, FP16, BF16, FP32 and FP64"},
-    {"FP64", 8, false, "FP64 add, multiply, fused multiply-add, min/max, compare"},
-    {"FDIV", 60, true, "correctly rounded FP32/FP64 divide and square root, iterative"},
-    {"SFU", 12, false, "approximate transcendental functions (table + polynomial)"},
-    {"LSU", 4, false, "loads, stores, atomics; latency is the minimum (shared memory hit)"},
-    {"TEX", 16, false, "texture fetch and filtering"},
-    {"CTRL", 1, false, "branches, calls, convergence barriers, CTA barriers, warp-synchronous operations"},
+inline constexpr std::array<UnitInfo, 12> kUnits{{
+    {"ALU", 2, false, 1, "integer and logic, compare, select, moves, predicate logic"},
+    {"BMU", 2, false, 4, "bit manipulation: population count, leading zeros, bit reverse, bit fields, byte permute"},
+    {"IMUL", 4, false, 1, "integer multiply and multiply-add (DSP blocks)"},
+    {"IDIV", 36, true, 1, "integer divide and remainder, radix-2 iterative"},
+    {"FMA", 4, false, 1, "FP32 add, multiply, fused multiply-add, min/max, compare"},
+    {"CVT", 4, false, 1, "conversions between integer, FP16, BF16, FP32 and FP64"},
+    {"FP64", 8, false, 1, "FP64 add, multiply, fused multiply-add, min/max, compare"},
+    {"FDIV", 60, true, 1, "correctly rounded FP32/FP64 divide and square root, iterative"},
+    {"SFU", 12, false, 1, "approximate transcendental functions (table + polynomial)"},
+    {"LSU", 4, false, 1, "loads, stores, atomics; latency is the minimum (shared memory hit)"},
+    {"TEX", 16, false, 1, "texture fetch and filtering"},
+    {"CTRL", 1, false, 1, "branches, calls, convergence barriers, CTA barriers, warp-synchronous operations"},
 }};
 
 enum class Rnd : uint8_t { RN = 0, RZ = 1, RM = 2, RP = 3 };
@@ -396,13 +398,13 @@ inline constexpr std::array<OpInfo, 256> kOps{{
     {"SHF", true, Format::R, Unit::ALU, 2, 4, 2, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rb", OperandKind::R, {32, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rc", OperandKind::R, {40, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{{"dir", {48, 1}, EnumId::ShfDir}, {"mode", {49, 1}, EnumId::ShfMode}}}, "funnel shift of the 64-bit value rb:ra by rc (PTX shf); L gives the high word, R the low word"},
     {"LOP3", true, Format::R, Unit::ALU, 2, 5, 0, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rb", OperandKind::R, {32, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rc", OperandKind::R, {40, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"lut", OperandKind::U8, {48, 8}, {0, 0}, 0, -1, -1, {{}}, Role::None, -1, 0x0}}}, {{}}, "rd = bitwise function of ra, rb, rc given by the truth table lut (a=0xF0, b=0xCC, c=0xAA)"},
     {"LOP_I", true, Format::I, Unit::ALU, 2, 3, 1, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"imm", OperandKind::U32, {32, 32}, {0, 0}, 0, -1, -1, {{}}, Role::None, -1, 0x0}}}, {{{"fn", {13, 2}, EnumId::LogicOp}}}, "rd = ra AND/OR/XOR imm"},
-    {"POPC", true, Format::R, Unit::ALU, 2, 2, 0, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "rd = number of set bits of ra"},
-    {"CLZ", true, Format::R, Unit::ALU, 2, 2, 0, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "rd = leading zeros of ra (32 for 0)"},
-    {"BREV", true, Format::R, Unit::ALU, 2, 2, 0, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "rd = ra with its bits reversed"},
-    {"BFIND", true, Format::R, Unit::ALU, 2, 2, 2, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{{"ty", {48, 1}, EnumId::ITy32}, {"shiftamt", {49, 1}, EnumId::None}}}, "rd = position of the most significant non-sign bit (0xffffffff if none); SHIFTAMT gives 31 - position"},
-    {"BFE", true, Format::R, Unit::ALU, 2, 3, 1, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rb", OperandKind::R, {32, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{{"ty", {48, 1}, EnumId::ITy32}}}, "rd = bit field of ra at position rb[7:0], length rb[15:8], sign-extended for S32 (PTX bfe)"},
-    {"BFI", true, Format::R, Unit::ALU, 2, 4, 0, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rb", OperandKind::R, {32, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rc", OperandKind::R, {40, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "rd = rb with the low bits of ra inserted at position rc[7:0], length rc[15:8] (PTX bfi)"},
-    {"PRMT", true, Format::R, Unit::ALU, 2, 4, 1, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rb", OperandKind::R, {32, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rc", OperandKind::R, {40, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{{"mode", {48, 3}, EnumId::PrmtMode}}}, "rd = bytes of rb:ra selected by rc (PTX prmt)"},
+    {"POPC", true, Format::R, Unit::BMU, 2, 2, 0, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "rd = number of set bits of ra"},
+    {"CLZ", true, Format::R, Unit::BMU, 2, 2, 0, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "rd = leading zeros of ra (32 for 0)"},
+    {"BREV", true, Format::R, Unit::BMU, 2, 2, 0, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "rd = ra with its bits reversed"},
+    {"BFIND", true, Format::R, Unit::BMU, 2, 2, 2, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{{"ty", {48, 1}, EnumId::ITy32}, {"shiftamt", {49, 1}, EnumId::None}}}, "rd = position of the most significant non-sign bit (0xffffffff if none); SHIFTAMT gives 31 - position"},
+    {"BFE", true, Format::R, Unit::BMU, 2, 3, 1, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rb", OperandKind::R, {32, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{{"ty", {48, 1}, EnumId::ITy32}}}, "rd = bit field of ra at position rb[7:0], length rb[15:8], sign-extended for S32 (PTX bfe)"},
+    {"BFI", true, Format::R, Unit::BMU, 2, 4, 0, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rb", OperandKind::R, {32, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rc", OperandKind::R, {40, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{}}, "rd = rb with the low bits of ra inserted at position rc[7:0], length rc[15:8] (PTX bfi)"},
+    {"PRMT", true, Format::R, Unit::BMU, 2, 4, 1, {{{"rd", OperandKind::R, {16, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rb", OperandKind::R, {32, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"rc", OperandKind::R, {40, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{{"mode", {48, 3}, EnumId::PrmtMode}}}, "rd = bytes of rb:ra selected by rc (PTX prmt)"},
     {"ISETP", true, Format::R, Unit::ALU, 2, 4, 3, {{{"pd", OperandKind::P, {16, 4}, {0, 0}, 0, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, 1, -1, {{1, 1, 2, 2}}, Role::Use, -1, 0x0}, {"rb", OperandKind::R, {32, 8}, {0, 0}, 1, 1, -1, {{1, 1, 2, 2}}, Role::Use, -1, 0x0}, {"pc", OperandKind::PN, {40, 5}, {0, 0}, 0, -1, -1, {{}}, Role::Use, -1, 0x0}}}, {{{"cmp", {48, 3}, EnumId::ICmp}, {"ty", {51, 2}, EnumId::ITy}, {"bop", {53, 2}, EnumId::BoolOp}}}, "pd = (ra cmp rb) bop pc; S64/U64 compare aligned register pairs"},
     {"ISETP_I", true, Format::I, Unit::ALU, 2, 3, 2, {{{"pd", OperandKind::P, {16, 4}, {0, 0}, 0, -1, -1, {{}}, Role::Def, -1, 0x0}, {"ra", OperandKind::R, {24, 8}, {0, 0}, 1, -1, -1, {{}}, Role::Use, -1, 0x0}, {"imm", OperandKind::I32, {32, 32}, {0, 0}, 0, -1, -1, {{}}, Role::None, -1, 0x0}}}, {{{"cmp", {13, 3}, EnumId::ICmp}, {"ty", {20, 1}, EnumId::ITy32}}}, "pd = ra cmp imm"},
     {"PLOP3", true, Format::R, Unit::ALU, 2, 5, 0, {{{"pd", OperandKind::P, {16, 4}, {0, 0}, 0, -1, -1, {{}}, Role::Def, -1, 0x0}, {"pa", OperandKind::PN, {24, 5}, {0, 0}, 0, -1, -1, {{}}, Role::Use, -1, 0x0}, {"pb", OperandKind::PN, {32, 5}, {0, 0}, 0, -1, -1, {{}}, Role::Use, -1, 0x0}, {"pc", OperandKind::PN, {40, 5}, {0, 0}, 0, -1, -1, {{}}, Role::Use, -1, 0x0}, {"lut", OperandKind::U8, {48, 8}, {0, 0}, 0, -1, -1, {{}}, Role::None, -1, 0x0}}}, {{}}, "pd = predicate function of pa, pb, pc given by lut (a=0xF0, b=0xCC, c=0xAA)"},
