@@ -457,30 +457,12 @@ module wf_alu
   logic [Lanes-1:0]       pred_d;
 
   for (genvar l = 0; l < Lanes; l++) begin : gen_lane2
-    logic [63:0] sh_win;
-    logic [31:0] sh_out;
-    // x slot: ({hi, lo} >> amt)[31:0] as three explicit multiplexer layers (by 8s, by 2s, by 1),
-    // each one LUT per bit; amount 32 selects hi. (A 64-bit `>>` maps to about four times the
-    // LUTs.)
-    logic [38:0] sh_w1;
-    logic [32:0] sh_w2;
-    assign sh_win = {hi_q[l], lo_q[l]};
-    always_comb begin
-      for (int unsigned i = 0; i < 39; i++) begin
-        sh_w1[i] = amt_q[l][4] ? (amt_q[l][3] ? sh_win[i + 24] : sh_win[i + 16])
-                                 : (amt_q[l][3] ? sh_win[i + 8] : sh_win[i]);
-      end
-      for (int unsigned i = 0; i < 33; i++) begin
-        sh_w2[i] = amt_q[l][2] ? (amt_q[l][1] ? sh_w1[i + 6] : sh_w1[i + 4])
-                                 : (amt_q[l][1] ? sh_w1[i + 2] : sh_w1[i]);
-      end
-      for (int unsigned i = 0; i < 32; i++) begin
-        sh_out[i] = amt_q[l][5] ? hi_q[l][i] : (amt_q[l][0] ? sh_w2[i + 1] : sh_w2[i]);
-      end
-    end
-
-    logic unused_win_msb;
-    assign unused_win_msb = sh_win[63];
+    logic [31:0] sh_out;   // the x slot
+    wf_funnel_shr u_shift (
+      .win_i ({hi_q[l], lo_q[l]}),
+      .amt_i (amt_q[l]),
+      .out_o (sh_out)
+    );
     for (genvar i = 0; i < 32; i++) begin : gen_bit
       assign res_d[l][i] = lut_q[l][{sh_out[i], y_q[l][i], z_q[l][i]}];
     end

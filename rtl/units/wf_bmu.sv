@@ -139,21 +139,11 @@ module wf_bmu
     // BFE: {0, a} >> pos (pos = 32 leaves 0); BFI: {a, 0} >> 32 - pos.
     assign sh_amt = is_bfi ? 6'd32 - pos_c : pos_c;
     assign sh_win = is_bfi ? {a, 32'd0} : {32'd0, a};
-    logic [38:0] sh_w1;
-    logic [32:0] sh_w2;
-    always_comb begin
-      for (int unsigned i = 0; i < 39; i++) begin
-        sh_w1[i] = sh_amt[4] ? (sh_amt[3] ? sh_win[i + 24] : sh_win[i + 16])
-                             : (sh_amt[3] ? sh_win[i + 8] : sh_win[i]);
-      end
-      for (int unsigned i = 0; i < 33; i++) begin
-        sh_w2[i] = sh_amt[2] ? (sh_amt[1] ? sh_w1[i + 6] : sh_w1[i + 4])
-                             : (sh_amt[1] ? sh_w1[i + 2] : sh_w1[i]);
-      end
-      for (int unsigned i = 0; i < 32; i++) begin
-        sh_out[i] = sh_amt[5] ? sh_win[32 + i] : (sh_amt[0] ? sh_w2[i + 1] : sh_w2[i]);
-      end
-    end
+    wf_funnel_shr u_shift (
+      .win_i (sh_win),
+      .amt_i (sh_amt),
+      .out_o (sh_out)
+    );
 
     // Bit-field mask = bits m_lo <= i < m_hi. BFE: [0, min(len, 32 - pos)); BFI: [pos,
     // min(pos + len, 32)). BFE's sign bit a[min(pos + len - 1, 31)] (0 for .U32 or len = 0).
@@ -282,9 +272,6 @@ module wf_bmu
         lut_d[l] = lut_fixed;
       end
     end
-
-    logic unused_bits;
-    assign unused_bits = ^{sh_win[63]};
   end
 
   //////////////////////////
