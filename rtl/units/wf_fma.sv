@@ -10,16 +10,18 @@
 // Datapath (significands are 24-bit integers, ma = hidden bit and fraction):
 //   stage 1  unpack, flush, special cases, exponent arithmetic; ma, mb into the multiplier;
 //            FMNMX/FSETP's comparison
-//   stage 2  FMNMX's select, FSETP's compare table and boolean op;
-//            product ma * mb (48 bits, DSP), addend aligned into a 77-bit window: bit 0 is the
-//            sticky, bits [2:1] are guard room below the product (a subnormal factor leaves the
-//            product unnormalized, and normalization must not move the sticky into the guard
-//            position), the product sits at bits [50:3] and the addend's lsb at bit 53 - sh,
-//            sh = clamp(27 + ea + eb - ec - bias, 0, 77) (unbiased exponents)
-//   stage 3  add or subtract (both differences, pick the non-negative), leading zeros, and the
-//            normalizing shift limited so the exponent does not go below the subnormal range
-//            (a marker bit at the limit, set before the count)
-//   stage 4  normalize, round, pack; overflow, exact-zero sign, FTZ, SAT; result select
+//   stage 2  FMNMX's select and FSETP's compare table and boolean op, into the special-value
+//            path; product ma * mb (48 bits, DSP), addend aligned into a 77-bit window: bit 0
+//            is the sticky, bits [2:1] are guard room below the product (a subnormal factor
+//            leaves the product unnormalized, and normalization must not move the sticky into
+//            the guard position), the product sits at bits [50:3] and the addend's lsb at bit
+//            53 - sh, sh = clamp(27 + ea + eb - ec - bias, 0, 77) (unbiased exponents)
+//   stage 3  one adder: t = P + C or P - C in two's complement (a negative t is not negated),
+//            leading zeros of |t| (of ~t when t < 0), and the normalizing shift limited so the
+//            exponent does not go below the subnormal range (the count compared with the limit)
+//   stage 4  normalize t and negate after the shift (~(x << n) + 1, the +1 folded into the
+//            rounding increment); the sticky from the shifter's layers (no trailing-zero
+//            count); round, pack; overflow, exact-zero sign, FTZ, SAT
 // The window's weight: bit i of the window is worth 2^(lw + i - 3) with lw = ea + eb - 46
 // (unbiased), or ec - 73 when the addend dominates (sh clamped at 0) or the product is zero.
 module wf_fma #(
@@ -158,7 +160,7 @@ module wf_fma #(
   logic [1:0] rnd_q1, rnd_q2, rnd_q3;
   logic       ftz_q1, ftz_q2, ftz_q3;
   logic       sat_q1, sat_q2, sat_q3;
-  kind_e      kind_q1, kind_q2, kind_q3;
+  kind_e      kind_q1;
 
   assign valid_d = {valid_q[1:0], valid_i};
 
@@ -181,8 +183,6 @@ module wf_fma #(
     sat_q2  <= sat_q1;
     sat_q3  <= sat_q2;
     kind_q1 <= kind;
-    kind_q2 <= kind_q1;
-    kind_q3 <= kind_q2;
   end
 
   logic [Lanes-1:0][31:0] res_d;
@@ -207,10 +207,7 @@ module wf_fma #(
     logic [31:0] special_val;
     logic [9:0]  sum_ab;                 // ea + eb
     logic signed [11:0] sh_raw;          // addend right shift before the clamp (stage 2)
-    // FMNMX / FSETP on the (flushed) raw operands; the selection and the compare table follow
-    // in stage 2.
-    logic [31:0] fa, fb;
-    logic        fna, fnb;
+    // FMNMX / FSETP: the comparison; the selection and the compare table follow in stage 2.
     logic        k_lt, k_eq;
 
     function automatic logic [9:0] exp_of(logic [7:0] field);
@@ -281,14 +278,11 @@ module wf_fma #(
       sum_ab  = 10'(ea) + 10'(eb);
       sh_raw  = 12'(sum_ab) - (12'(ec) + 12'sd100);
 
-      // FMNMX and FSETP (hls fpMin/fpMax/fpCompare on flushed operands).
-      fa  = flush(a_i[l], ftz);
-      fb  = flush(b_i[l], ftz);
-      fna = fa[30:23] == 8'hff && fa[22:0] != 23'd0;
-      fnb = fb[30:23] == 8'hff && fb[22:0] != 23'd0;
-      // One comparator on the order keys, plus bitwise equality (equal keys).
-      k_lt = order_key(fa) < order_key(fb);
-      k_eq = fa == fb;
+      // FMNMX and FSETP (hls fpMin/fpMax/fpCompare on flushed operands): their decode leaves
+      // a and b unmodified, so xa and xb are those operands. One comparator on the order keys,
+      // plus bitwise equality (equal keys).
+      k_lt = order_key(xa) < order_key(xb);
+      k_eq = xa == xb;
     end
 
     // Stage-1 registers.
@@ -298,8 +292,8 @@ module wf_fma #(
     logic        prod_zero_q, zc_q;
     logic        sp_q1, eff_sub_q1, special_q1;
     logic [31:0] special_val_q1;
-    logic [31:0] fa_q, fb_q;
-    logic        fna_q, fnb_q, k_lt_q, k_eq_q, mn_max_q, mn_nan_q, pc_q;
+    logic [31:0] xa_q, xb_q;
+    logic        na_q, nb_q, zab_q, k_lt_q, k_eq_q, mn_max_q, mn_nan_q, pc_q;
     logic [3:0]  fcmp_q;
     logic [1:0]  bop_q;
 
@@ -316,10 +310,11 @@ module wf_fma #(
       eff_sub_q1     <= eff_sub;
       special_q1     <= special;
       special_val_q1 <= special_val;
-      fa_q           <= fa;
-      fb_q           <= fb;
-      fna_q          <= fna;
-      fnb_q          <= fnb;
+      xa_q           <= xa;
+      xb_q           <= xb;
+      na_q           <= na;
+      nb_q           <= nb;
+      zab_q          <= za & zb;
       k_lt_q         <= k_lt;
       k_eq_q         <= k_eq;
       mn_max_q       <= mn_max;
@@ -335,92 +330,90 @@ module wf_fma #(
 
     logic [47:0]     prod;
     logic [WinW-1:0] c_win;
-    logic            c_sticky;
     // limit: the largest normalizing shift, the one that puts weight 2^-126 at the top of the
     // 103-bit register: lw + 225, with lw = ea + eb - 300 (product frame) or ec - 200 (addend
     // frame). The biased exponent field of the result is limit - shift (stage 4).
-    // The shift is min(leading zeros, limit), and 0 when limit < 0: stage 3 sets a marker bit
-    // at 102 - limit (102 when limit < 0, none when limit > 102) before counting leading zeros,
-    // so no comparison follows the count.
+    // The shift is min(leading zeros, limit), and 0 when limit < 0: stage 3 compares the count
+    // with cap = max(limit, 0) when cap_en (limit <= 102; the count is at most 103).
     logic signed [11:0] limit;
-    logic               mark_en;
-    logic [6:0]         mark_pos;
+    logic               cap_en;
+    logic [6:0]         cap;
     // The alignment shift sh = clamp(sh_raw, 0, 77): frame_c when it is 0 (the window is
-    // anchored at the addend), c_out when it is 77 (only the addend's sticky bit is left).
-    logic               frame_c, c_out;
+    // anchored at the addend; the shift is 0 for a zero addend too, which leaves the window
+    // zero), 77 when only the addend's sticky bit is left.
+    logic               frame_c;
+    logic [6:0]         sh;
 
     assign frame_c = prod_zero_q || (!zc_q && sh_raw_q <= 0);
-    assign c_out   = zc_q || sh_raw_q >= 12'(WinW);
 
     always_comb begin
       limit    = frame_c ? 12'(ec_q) + 12'sd25 : 12'(sum_ab_q) - 12'sd75;
-      mark_en  = limit <= 12'sd102;
-      mark_pos = (limit < 0) ? 7'd102 : 7'(12'sd102 - limit);
+      cap_en   = limit <= 12'sd102;
+      cap      = (limit < 0) ? 7'd0 : 7'(limit);
+      if (prod_zero_q || sh_raw_q <= 0) begin
+        sh = 7'd0;
+      end else if (sh_raw_q >= 12'(WinW)) begin
+        sh = 7'(WinW);
+      end else begin
+        sh = sh_raw_q[6:0];
+      end
     end
 
     assign prod = ma_q * mb_q;
 
-    // The addend {mc, 77 zeros} shifted right by sh_raw's low bits (used when 0 < sh_raw <
-    // 77; the clamp picks after it), as explicit multiplexer layers by 64, 16s, 4s and 1s, one
-    // LUT per bit each (Yosys maps a `>>` to several times the LUTs).
+    // The addend {mc, 77 zeros} shifted right by sh as explicit multiplexer layers, one LUT per
+    // bit each (Yosys maps a `>>` to several times the LUTs): the small steps first, while the
+    // value is narrow (1s: 27 bits, 4s: 39 bits), then 16 * sh[6:4] in one layer: sh <= 77
+    // keeps sh[6:4] <= 4, and at most three of its five steps reach a given bit.
     localparam int unsigned AlW = WinW + 24;
-    logic [AlW-1:0] al_x, al_1, al_2, al_3, full;
+    logic [AlW-1:0] al_x, al_1, al_2, full;
 
     assign al_x = {mc_q, {(AlW - 24){1'b0}}};
 
     always_comb begin
-      logic [6:0] n;
-      n = sh_raw_q[6:0];
-      for (int unsigned i = 0; i < AlW; i++) begin
-        al_1[i] = (n[6] && i + 64 < AlW) ? al_x[(i + 64) % AlW] : (!n[6] && al_x[i]);
-      end
-      for (int unsigned i = 0; i < AlW; i++) begin
-        al_2[i] = 1'b0;
+      al_1 = '0;
+      al_2 = '0;
+      full = '0;
+      for (int unsigned i = AlW - 27; i < AlW; i++) begin
         for (int unsigned d = 0; d < 4; d++) begin
-          if (n[5:4] == 2'(d) && i + 16 * d < AlW) al_2[i] = al_1[(i + 16 * d) % AlW];
+          if (sh[1:0] == 2'(d) && i + d < AlW) al_1[i] = al_x[(i + d) % AlW];
+        end
+      end
+      for (int unsigned i = AlW - 39; i < AlW; i++) begin
+        for (int unsigned d = 0; d < 4; d++) begin
+          if (sh[3:2] == 2'(d) && i + 4 * d < AlW) al_2[i] = al_1[(i + 4 * d) % AlW];
         end
       end
       for (int unsigned i = 0; i < AlW; i++) begin
-        al_3[i] = 1'b0;
-        for (int unsigned d = 0; d < 4; d++) begin
-          if (n[3:2] == 2'(d) && i + 4 * d < AlW) al_3[i] = al_2[(i + 4 * d) % AlW];
-        end
-      end
-      for (int unsigned i = 0; i < AlW; i++) begin
-        full[i] = 1'b0;
-        for (int unsigned d = 0; d < 4; d++) begin
-          if (n[1:0] == 2'(d) && i + d < AlW) full[i] = al_3[(i + d) % AlW];
+        for (int unsigned d = 0; d < 5; d++) begin
+          if (sh[6:4] == 3'(d) && i + 16 * d < AlW && i + 16 * d >= AlW - 39) begin
+            full[i] = al_2[(i + 16 * d) % AlW];
+          end
         end
       end
     end
 
-    always_comb begin
-      // Window bits [76:1] are the addend's, bit 0 is the sticky of everything below bit 1.
-      c_sticky = full[24:0] != 25'd0;
-      if (frame_c) begin
-        c_win = {mc_q, 53'd0};
-      end else if (c_out) begin
-        c_win = {{(WinW - 1){1'b0}}, mc_q != 24'd0};
-      end else begin
-        c_win = {full[WinW+23:25], c_sticky};
-      end
-    end
+    // Window bits [76:1] are the addend's, bit 0 is the sticky of everything below bit 1.
+    assign c_win = {full[AlW-1:25], |full[24:0]};
 
     // FMNMX and FSETP (hls fpMin/fpMax/fpCompare on flushed operands), from stage 1's compare.
-    logic [31:0] side2;   // FMNMX result, or FSETP predicate in bit 0
+    // Their results leave through the special-value path (FSETP's result register is zero, its
+    // predicate a bit of its own).
+    logic        special2, pred2;
+    logic [31:0] special_val2;
 
     always_comb begin
       logic [31:0] mm_res;
       logic        setp_res, unord, eq, lt, gt, cmp;
-      if (fna_q || fnb_q) begin
-        mm_res = (mn_nan_q || (fna_q && fnb_q)) ? F32Nan : (fna_q ? fb_q : fa_q);
+      if (na_q || nb_q) begin
+        mm_res = (mn_nan_q || (na_q && nb_q)) ? F32Nan : (na_q ? xb_q : xa_q);
       end else if (mn_max_q) begin
-        mm_res = k_lt_q ? fb_q : fa_q;
+        mm_res = k_lt_q ? xb_q : xa_q;
       end else begin
-        mm_res = (!k_lt_q && !k_eq_q) ? fb_q : fa_q;
+        mm_res = (!k_lt_q && !k_eq_q) ? xb_q : xa_q;
       end
-      unord = fna_q | fnb_q;
-      eq    = !unord && (k_eq_q || (fa_q[30:0] == 31'd0 && fb_q[30:0] == 31'd0));
+      unord = na_q | nb_q;
+      eq    = !unord && (k_eq_q || zab_q);
       lt    = !unord && !eq && k_lt_q;
       gt    = !unord && !eq && !lt;
       unique case (fcmp_q)
@@ -446,98 +439,93 @@ module wf_fma #(
         wf_isa_pkg::BOOL_OP_XOR: setp_res = cmp ^ pc_q;
         default:                 setp_res = 1'b0;
       endcase
-      side2 = (kind_q1 == KindSetp) ? {31'd0, setp_res} : mm_res;
+      special2     = special_q1;
+      special_val2 = special_val_q1;
+      if (kind_q1 == KindMinMax) begin
+        special2     = 1'b1;
+        special_val2 = mm_res;
+      end else if (kind_q1 == KindSetp) begin
+        special2     = 1'b1;
+        special_val2 = 32'd0;
+      end
+      pred2 = (kind_q1 == KindSetp) && setp_res;
     end
 
     logic [47:0]        prod_q;
     logic [WinW-1:0]    c_win_q;
     logic signed [11:0] limit_q2;
-    logic               mark_en_q;
-    logic [6:0]         mark_pos_q;
-    logic               sp_q2, eff_sub_q2, special_q2;
-    logic [31:0]        special_val_q2, side_q2;
+    logic               cap_en_q;
+    logic [6:0]         cap_q;
+    logic               sp_q2, eff_sub_q2, special_q2, pred_q2;
+    logic [31:0]        special_val_q2;
 
     always_ff @(posedge clk_i) begin
       prod_q         <= prod;
       c_win_q        <= c_win;
       limit_q2       <= limit;
-      mark_en_q      <= mark_en;
-      mark_pos_q     <= mark_pos;
+      cap_en_q       <= cap_en;
+      cap_q          <= cap;
       sp_q2          <= sp_q1;
       eff_sub_q2     <= eff_sub_q1;
-      special_q2     <= special_q1;
-      special_val_q2 <= special_val_q1;
-      side_q2        <= side2;
+      special_q2     <= special2;
+      special_val_q2 <= special_val2;
+      pred_q2        <= pred2;
     end
 
     ///////////////
     // Stage 3   //
     ///////////////
 
-    // One adder does P + C and P - C (C inverted, carry in 1); when P - C is negative the result
-    // is C - P from a second subtractor. Leading zeros of the 103-bit register with the limit's
-    // marker give the normalizing shift, trailing zeros the sticky bit of stage 4.
-    logic [WinW-1:0] p_win, sum, d2;
+    // One adder does P + C and P - C (C inverted, carry in 1). A negative P - C is not negated
+    // here: stage 4 shifts the two's complement value t and negates after the shift (negation
+    // commutes with the shift), so no second subtractor or select is needed. The leading-zero
+    // count runs on t's one's complement |t| - 1 when t < 0; it is one more than |t|'s only
+    // when |t| is a power of two, which stage 4's rounding carry absorbs (see there). The
+    // limit is a comparison after the count (a one-hot marker before it cost ~120 LUTs more).
+    logic [WinW-1:0] p_win, t3, mag;
     logic [WinW:0]   s1;
-    logic            d1_neg;
-    logic [6:0]      tzc;
-    logic            sum_zero, unused_tz_zero, unused_z_zero;
-    logic [ZW-1:0]   marker;
+    logic            neg3;
+    logic            sum_zero, mag_zero;
+    logic [6:0]      lzc_cnt;
     logic [6:0]      nshift;               // normalizing left shift of the 103-bit register
     logic            sign3;
-    logic [WinW-1:0] sum_rev;
 
-    assign p_win  = {26'd0, prod_q, 3'b0};
-    assign s1     = {1'b0, p_win} + {1'b0, c_win_q ^ {WinW{eff_sub_q2}}} + {{WinW{1'b0}}, eff_sub_q2};
-    assign d2     = c_win_q - p_win;
-    assign d1_neg = eff_sub_q2 & !s1[WinW];
-    assign sum    = d1_neg ? d2 : s1[WinW-1:0];
-    assign sign3  = sp_q2 ^ d1_neg;
+    assign p_win    = {26'd0, prod_q, 3'b0};
+    assign s1       = {1'b0, p_win} + {1'b0, c_win_q ^ {WinW{eff_sub_q2}}} +
+                      {{WinW{1'b0}}, eff_sub_q2};
+    assign neg3     = eff_sub_q2 & !s1[WinW];
+    assign t3       = s1[WinW-1:0];
+    assign mag      = t3 ^ {WinW{neg3}};
+    assign sign3    = sp_q2 ^ neg3;
+    assign sum_zero = mag_zero && !neg3;  // t = 0 (mag = 0 with neg3 is t = -1)
 
-    assign sum_zero = sum == '0;
-
-    for (genvar i = 0; i < ZW; i++) begin : gen_marker
-      assign marker[i] = mark_en_q && (mark_pos_q == 7'(i));
-    end
+    assign nshift = (cap_en_q && lzc_cnt > cap_q) ? cap_q : lzc_cnt;
 
     wf_lzc #(
       .Width    (ZW),
       .CntWidth (7)
     ) u_lzc (
-      .data_i ({{(ZW - WinW){1'b0}}, sum} | marker),
-      .cnt_o  (nshift),
-      .zero_o (unused_z_zero)
+      .data_i ({{(ZW - WinW){1'b0}}, mag}),
+      .cnt_o  (lzc_cnt),
+      .zero_o (mag_zero)
     );
 
-    for (genvar i = 0; i < WinW; i++) begin : gen_rev
-      assign sum_rev[i] = sum[WinW-1-i];
-    end
-
-    wf_lzc #(
-      .Width    (WinW),
-      .CntWidth (7)
-    ) u_tzc (
-      .data_i (sum_rev),
-      .cnt_o  (tzc),
-      .zero_o (unused_tz_zero)
-    );
-
-    logic [WinW-1:0]    sum_q;
-    logic [6:0]         nshift_q, tzc_q;
+    logic [WinW-1:0]    t_q;
+    logic [6:0]         nshift_q;
     logic signed [11:0] limit_q3;
-    logic               sign_q3, sum_zero_q, special_q3;
-    logic [31:0]        special_val_q3, side_q3;
+    logic               neg_q3, sign_q3, sum_zero_q, special_q3, pred_q3;
+    logic [31:0]        special_val_q3;
 
     always_ff @(posedge clk_i) begin
-      sum_q          <= sum;
+      t_q            <= t3;
       nshift_q       <= nshift;
-      tzc_q          <= tzc;
       limit_q3       <= limit_q2;
+      neg_q3         <= neg3;
       sign_q3        <= sign3;
       sum_zero_q     <= sum_zero;
       special_q3     <= special_q2;
       special_val_q3 <= special_val_q2;
-      side_q3        <= side_q2;
+      pred_q3        <= pred_q2;
     end
 
     ///////////////
@@ -547,12 +535,15 @@ module wf_fma #(
     logic        bits_msb;
     logic [2:0]  exp_field_hi;  // bits of exp_field above the 9 the result uses
 
-    // The normalizing shift {26 zeros, sum} << nshift, of which only the top 25 bits (mantissa
-    // and guard) are used: explicit multiplexer layers by 64, 16s, 4s and 1s, each computed
-    // only for the bits the next layer reads.
+    // The normalizing shift of x = t sign-extended to 103 bits, x << nshift: explicit
+    // multiplexer layers by 64, 16s, 4s and 1s, each computed only for the bits the next layer
+    // (or the sticky below) reads. Only the top 25 bits (mantissa and guard) are kept; the
+    // sticky is whether x << nshift has a one below them (the same for t and -t: equal
+    // trailing zeros), read off the layers rather than a trailing-zero count of the sum.
     logic [ZW-1:0] nz_x, nz_1, nz_2, nz_3, z_norm;
+    logic          sticky;
 
-    assign nz_x = {{(ZW - WinW){1'b0}}, sum_q};
+    assign nz_x = {{(ZW - WinW){neg_q3}}, t_q};
 
     always_comb begin
       nz_1   = '0;
@@ -579,29 +570,52 @@ module wf_fma #(
       end
     end
 
+    // Bits that end below the guard (bit 78): the bits of a layer's output under 78 - (the later
+    // layers' shift) come from its input under that bound minus the layer's shift, so group d
+    // of the input bits just under the bound stays below for layer shifts under d. x's bits
+    // under 63 move only with the first layer (by 64, which takes them out of the region).
     always_comb begin
-      logic [ZW-1:0]      z;
+      logic [2:0] grp_16, grp_4;
+      for (int unsigned d = 0; d < 3; d++) begin
+        grp_16[d] = |nz_x[15 + 16 * d +: 16];
+        grp_4[d]  = |nz_2[63 + 4 * d +: 4];
+      end
+      sticky = (!nshift_q[6] && (|nz_x[14:0] ||
+                                 (nshift_q[5:4] <= 2'd2 && grp_16[0]) ||
+                                 (nshift_q[5:4] <= 2'd1 && grp_16[1]) ||
+                                 (nshift_q[5:4] == 2'd0 && grp_16[2]))) ||
+               (nshift_q[3:2] <= 2'd2 && grp_4[0]) ||
+               (nshift_q[3:2] <= 2'd1 && grp_4[1]) ||
+               (nshift_q[3:2] == 2'd0 && grp_4[2]) ||
+               (nshift_q[1:0] <= 2'd2 && nz_3[75]) ||
+               (nshift_q[1:0] <= 2'd1 && nz_3[76]) ||
+               (nshift_q[1:0] == 2'd0 && nz_3[77]);
+    end
+
+    always_comb begin
       logic [23:0]        mant;
-      logic               guard, sticky, inc, to_inf, ovf, sub_after, sat_one;
+      logic               guard, carry_in, inc, away, to_inf, ovf, sub_after, sat_one;
       logic [31:0]        bits, r;
       logic signed [11:0] exp_field;       // biased exponent field, minus the hidden bit
-      logic [7:0]         tz_sum;
-      z      = z_norm;
-      mant   = z[ZW-1 -: 24];
-      guard  = z[ZW-25];
-      // Sticky: a one below the guard position, i.e. below sum bit 78 - nshift.
-      tz_sum = {1'b0, tzc_q} + {1'b0, nshift_q};
-      sticky = tz_sum <= 8'd77;
+      // For t < 0 the magnitude is -(x << nshift) = ~(x << nshift) + 1: the complemented top
+      // 25 bits, plus a carry into the guard when the bits below it are all zero (no sticky;
+      // the sticky is the same for t and -t). When |t| is a power of two the count was one too
+      // many: the complement is all ones and that carry makes the mantissa 2^24, which the
+      // packing adds into the exponent field, as a rounding carry.
+      mant     = z_norm[ZW-1 -: 24] ^ {24{neg_q3}};
+      guard    = z_norm[ZW-25] ^ neg_q3;
+      carry_in = neg_q3 && !sticky;
       exp_field = limit_q3 - 12'(nshift_q);
-      unique case (rnd_q3)
-        wf_isa_pkg::RND_RN: inc = guard & (sticky | mant[0]);
-        wf_isa_pkg::RND_RZ: inc = 1'b0;
-        wf_isa_pkg::RND_RM: inc = sign_q3 & (guard | sticky);
-        wf_isa_pkg::RND_RP: inc = !sign_q3 & (guard | sticky);
-        default:            inc = 1'b0;
-      endcase
-      to_inf = (rnd_q3 == wf_isa_pkg::RND_RN) || (rnd_q3 == wf_isa_pkg::RND_RP && !sign_q3) ||
+      away   = (rnd_q3 == wf_isa_pkg::RND_RP && !sign_q3) ||
                (rnd_q3 == wf_isa_pkg::RND_RM && sign_q3);
+      // With the carry into the guard: a set guard carries into the mantissa (exact); a clear
+      // one becomes a tie (sticky clear).
+      unique case (rnd_q3)
+        wf_isa_pkg::RND_RN: inc = carry_in ? (guard | mant[0]) : guard & (sticky | mant[0]);
+        wf_isa_pkg::RND_RZ: inc = carry_in & guard;
+        default:            inc = carry_in ? (guard | away) : away & (guard | sticky);
+      endcase
+      to_inf = (rnd_q3 == wf_isa_pkg::RND_RN) || away;
       // Subnormal results have exp_field 0 and mant[23] clear; the rounding carry moves into
       // the exponent field by itself. exp_field >= 254 only happens for normal results.
       bits      = ({exp_field[8:0] & {9{mant[23]}}, 23'd0}) + {8'd0, mant} + {31'd0, inc};
@@ -622,13 +636,12 @@ module wf_fma #(
         r = {sign_q3, bits[30:0]};
       end
       // SAT: clamp to [+0, 1.0]; NaN and negative values (including -0) give +0. Decided from
-      // the inputs of r's selection rather than from r: an exact zero gives +0, an overflow
-      // +0 or 1.0 by its sign.
+      // the inputs of r's selection rather than from r: a special value of the arithmetic ops
+      // is the canonical NaN, an infinity or a zero, of which only +inf gives 1.0; an exact
+      // zero gives +0, an overflow +0 or 1.0 by its sign.
       if (sat_q3) begin
         if (special_q3) begin
-          if ((special_val_q3[30:23] == 8'hff && special_val_q3[22:0] != 23'd0) ||
-              special_val_q3[31]) r = 32'd0;
-          else if (special_val_q3[30:0] > F32One[30:0]) r = F32One;
+          r = (!special_val_q3[31] && special_val_q3[30] && !special_val_q3[22]) ? F32One : 32'd0;
         end else if (sum_zero_q) begin
           r = 32'd0;
         end else if (ovf) begin
@@ -639,18 +652,14 @@ module wf_fma #(
           r = F32One;
         end
       end
-      unique case (kind_q3)
-        KindMinMax: res_d[l] = side_q3;
-        KindSetp:   res_d[l] = 32'd0;
-        default:    res_d[l] = r;
-      endcase
-      pred_d[l]   = (kind_q3 == KindSetp) && side_q3[0];
+      res_d[l]     = r;
+      pred_d[l]    = pred_q3;
       bits_msb    = bits[31];
       exp_field_hi = exp_field[11:9];
     end
 
     logic unused_bits;
-    assign unused_bits = ^{exp_field_hi, bits_msb, unused_tz_zero, unused_z_zero};
+    assign unused_bits = ^{exp_field_hi, bits_msb};
   end
 
   wf_delay #(
