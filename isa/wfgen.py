@@ -71,6 +71,12 @@ class Spec:
         for name, e in self.enums.items():
             if "omit" in e and e["omit"] not in e["values"]:
                 raise SpecError(f"enum {name}: omit value not in values")
+            if "holds" in e:
+                if len(e["holds"]) != len(e["values"]):
+                    raise SpecError(f"enum {name}: holds needs one entry per value")
+                for h in e["holds"]:
+                    if not set(h.split("|")) <= {"lt", "eq", "gt", "unord"}:
+                        raise SpecError(f"enum {name}: bad outcome list '{h}'")
         self.sregs = isa["sreg"]
         self.ops = []
         codes = {}
@@ -758,6 +764,25 @@ def sv_isa(s):
     w("    endcase")
     w("  endfunction")
     w("")
+    # Comparison enums with a `holds` table: whether the comparison holds, given the outcome.
+    for name, e in s.enums.items():
+        if "holds" not in e:
+            continue
+        pre = re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", name).upper()
+        bits = max(1, (len(e["values"]) - 1).bit_length())
+        fn = f"{name.lower()}_holds"
+        w(f"  // Whether {name} value `cmp` holds for the outcome of the comparison (exactly one of")
+        w("  // lt, eq, gt, unord is set).")
+        w(f"  function automatic logic {fn}(logic [{bits - 1}:0] cmp, logic lt, logic eq, logic gt,")
+        w(f"{' ' * (28 + len(fn))}logic unord);")
+        w("    unique case (cmp)")
+        # Numeric labels: Yosys does not resolve enum labels inside package functions.
+        for k, (v, h) in enumerate(zip(e["values"], e["holds"])):
+            w(f"      {bits}'d{k}: {fn} = {' | '.join(h.split('|'))};  // {pre}_{v}")
+        w(f"      default: {fn} = 1'b0;")
+        w("    endcase")
+        w("  endfunction")
+        w("")
     w("  // Core lanes per lane of a unit: a core builds the unit with lanes / unit_lane_share lanes.")
     w("  function automatic int unsigned unit_lane_share(unit_e u);")
     w("    unique case (u)")

@@ -580,6 +580,29 @@ package wf_isa_pkg;
     endcase
   endfunction
 
+  // Whether FCmp value `cmp` holds for the outcome of the comparison (exactly one of
+  // lt, eq, gt, unord is set).
+  function automatic logic fcmp_holds(logic [3:0] cmp, logic lt, logic eq, logic gt,
+                                      logic unord);
+    unique case (cmp)
+      4'd0: fcmp_holds = eq;  // F_CMP_EQ
+      4'd1: fcmp_holds = lt | gt;  // F_CMP_NE
+      4'd2: fcmp_holds = lt;  // F_CMP_LT
+      4'd3: fcmp_holds = lt | eq;  // F_CMP_LE
+      4'd4: fcmp_holds = gt;  // F_CMP_GT
+      4'd5: fcmp_holds = gt | eq;  // F_CMP_GE
+      4'd6: fcmp_holds = unord | eq;  // F_CMP_EQU
+      4'd7: fcmp_holds = unord | lt | gt;  // F_CMP_NEU
+      4'd8: fcmp_holds = unord | lt;  // F_CMP_LTU
+      4'd9: fcmp_holds = unord | lt | eq;  // F_CMP_LEU
+      4'd10: fcmp_holds = unord | gt;  // F_CMP_GTU
+      4'd11: fcmp_holds = unord | gt | eq;  // F_CMP_GEU
+      4'd12: fcmp_holds = lt | eq | gt;  // F_CMP_NUM
+      4'd13: fcmp_holds = unord;  // F_CMP_NAN
+      default: fcmp_holds = 1'b0;
+    endcase
+  endfunction
+
   // Core lanes per lane of a unit: a core builds the unit with lanes / unit_lane_share lanes.
   function automatic int unsigned unit_lane_share(unit_e u);
     unique case (u)

@@ -303,23 +303,7 @@ module wf_dfma #(
         eq    = !unord && (k_eq || (za && zb));
         lt    = !unord && !eq && k_lt;
         gt    = !unord && !eq && !lt;
-        unique case (fcmp)
-          wf_isa_pkg::F_CMP_EQ:  cmp = eq;
-          wf_isa_pkg::F_CMP_NE:  cmp = !unord && !eq;
-          wf_isa_pkg::F_CMP_LT:  cmp = lt;
-          wf_isa_pkg::F_CMP_LE:  cmp = lt || eq;
-          wf_isa_pkg::F_CMP_GT:  cmp = gt;
-          wf_isa_pkg::F_CMP_GE:  cmp = gt || eq;
-          wf_isa_pkg::F_CMP_EQU: cmp = unord || eq;
-          wf_isa_pkg::F_CMP_NEU: cmp = unord || !eq;
-          wf_isa_pkg::F_CMP_LTU: cmp = unord || lt;
-          wf_isa_pkg::F_CMP_LEU: cmp = unord || lt || eq;
-          wf_isa_pkg::F_CMP_GTU: cmp = unord || gt;
-          wf_isa_pkg::F_CMP_GEU: cmp = unord || gt || eq;
-          wf_isa_pkg::F_CMP_NUM: cmp = !unord;
-          wf_isa_pkg::F_CMP_NAN: cmp = unord;
-          default:               cmp = 1'b0;
-        endcase
+        cmp   = wf_isa_pkg::fcmp_holds(fcmp, lt, eq, gt, unord);
         unique case (bop)
           wf_isa_pkg::BOOL_OP_AND: setp_res = cmp & (pc_i[l] ^ neg_pc);
           wf_isa_pkg::BOOL_OP_OR:  setp_res = cmp | (pc_i[l] ^ neg_pc);
