@@ -5,7 +5,9 @@
 #include "warpforge/isa/config.gen.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <span>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,11 +70,38 @@ struct LaunchOutcome {
 
 struct DeviceInfo {
   std::string kind;      ///< "func", ...
+  unsigned queues = 1;   ///< engines that run concurrently (1: commands run one at a time)
   std::string name;      ///< "Warpforge default (func)"
   isa::Config config;    ///< the named configuration
   uint64_t memBase = 0;  ///< device (global) memory range
   uint64_t memSize = 0;
 };
+
+/// A hardware queue of the device (an engine, as a GPU's compute engine and copy engines). Commands
+/// of one queue complete in submission order; different queues run concurrently where the device
+/// has the engines (DeviceInfo::queues), and otherwise in some order that respects every `after`.
+enum class Engine : uint8_t { Compute = 0, CopyIn = 1, CopyOut = 2 };
+constexpr unsigned kEngines = 3;
+
+/// One submitted command: its queue and its sequence number in that queue (1, 2, ...). A default
+/// ticket (seq 0) names nothing and counts as complete.
+struct Ticket {
+  Engine engine = Engine::Compute;
+  uint64_t seq = 0;
+  bool valid() const { return seq != 0; }
+};
+
+/// What a finished command reports. `fault` only for launches.
+struct CommandResult {
+  bool ok = true;           ///< false: the command failed (fault, bad argument, lost device)
+  std::string error;        ///< why, when !ok and not a launch fault
+  LaunchOutcome launch;     ///< launches: cycles, instructions, fault
+  uint64_t timestamp = 0;   ///< timestamps: the device cycle counter when every earlier command was done
+};
+
+/// Runs on a device-owned completion thread when a command completes, in completion order per
+/// queue. It must not block on the device (no wait()); it may submit.
+using CompletionFn = std::function<void(const CommandResult &)>;
 
 class Device {
 public:
@@ -98,6 +127,36 @@ public:
   virtual void *hostWindow(uint64_t address, uint64_t bytes) { (void)address, (void)bytes; return nullptr; }
   /// Forget every allocation and zero memory (cudaDeviceReset).
   virtual void reset() = 0;
+
+  // --- Asynchronous commands (streams). Each returns at once with a ticket; the command runs on
+  // `engine` after every ticket in `after` has completed and after the queue's earlier commands.
+  // Host memory handed to a submit must stay valid (and unchanged, for writes) until the command
+  // completes; the runtime waits where CUDA's semantics make a call synchronous (pageable memory).
+  // The defaults run the command synchronously through the calls above (a device with one engine
+  // and no queueing); a queued device overrides all of them.
+
+  virtual Ticket submitWrite(Engine engine, uint64_t address, const void *src, uint64_t bytes,
+                             std::span<const Ticket> after, CompletionFn done = {});
+  virtual Ticket submitRead(Engine engine, uint64_t address, void *dst, uint64_t bytes,
+                            std::span<const Ticket> after, CompletionFn done = {});
+  /// Device-to-device copy.
+  virtual Ticket submitCopy(Engine engine, uint64_t dst, uint64_t src, uint64_t bytes,
+                            std::span<const Ticket> after, CompletionFn done = {});
+  virtual Ticket submitFill(Engine engine, uint64_t address, uint8_t value, uint64_t bytes,
+                            std::span<const Ticket> after, CompletionFn done = {});
+  virtual Ticket submitLaunch(const LaunchParams &params, std::span<const Ticket> after,
+                              CompletionFn done = {});
+  /// The device cycle counter once every command before it on `engine` (and in `after`) is done.
+  virtual Ticket submitTimestamp(Engine engine, std::span<const Ticket> after,
+                                 CompletionFn done = {});
+  /// Whether the command has completed (its CompletionFn has returned).
+  virtual bool complete(const Ticket &ticket);
+  /// Blocks until the command has completed.
+  virtual void wait(const Ticket &ticket);
+
+private:
+  Ticket finishSynchronously(Engine engine, const CommandResult &result, const CompletionFn &done);
+  uint64_t syncSeq_[kEngines] = {};
 };
 
 /// Opens a device: `kind` is "func" (others are not built yet), `config` a named configuration.
