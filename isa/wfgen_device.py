@@ -74,6 +74,9 @@ class DeviceSpec:
         self.statuses = self._codes(d["status"], "status", 1 << 32)
         self.faults = self._codes(d["fault"], "fault", 1 << 32)
         self.structs = [self._layout(s) for s in d["struct"]]
+        self.commit_doc = d.get("commit", {}).get("doc", "").strip()
+        self.commit_kinds = self._codes(d.get("commit_kind", []), "commit kind", 256)
+        self.commit_parts = self._codes(d.get("commit_part", []), "commit part", 256)
 
     @staticmethod
     def _codes(items, what, limit):
@@ -159,6 +162,18 @@ def cpp(s):
     w("};")
     w(f"inline constexpr uint32_t kFaultKinds = {len(s.faults)};")
     w("")
+    w("/// Commit records (CommitRecord::kind).")
+    w("enum class CommitKind : uint8_t {")
+    for c in s.commit_kinds:
+        w(f"  {_camel(c['name'])} = {c['code']}, ///< {c['doc']}")
+    w("};")
+    w("")
+    w("/// Parts of a commit record (CommitPart::kind).")
+    w("enum class CommitPartKind : uint8_t {")
+    for c in s.commit_parts:
+        w(f"  {_camel(c['name'])} = {c['code']}, ///< {c['doc']}")
+    w("};")
+    w("")
     for st in s.structs:
         w(f"/// {st['doc']}")
         w(f"struct {st['name']} {{")
@@ -213,6 +228,14 @@ def sv(s):
     w("  typedef enum logic [31:0] {")
     w(",\n".join(f"    FAULT_{c['name']} = 32'd{c['code']}" for c in s.faults))
     w("  } fault_e;")
+    w("")
+    w("  typedef enum logic [7:0] {")
+    w(",\n".join(f"    COMMIT_{c['name']} = 8'd{c['code']}" for c in s.commit_kinds))
+    w("  } commit_kind_e;")
+    w("")
+    w("  typedef enum logic [7:0] {")
+    w(",\n".join(f"    PART_{c['name']} = 8'd{c['code']}" for c in s.commit_parts))
+    w("  } commit_part_e;")
     w("")
     w("  // Structure field byte offsets (little-endian, in device memory).")
     for st in s.structs:
@@ -279,6 +302,25 @@ def md(s):
     for c in s.faults:
         w(f"| {c['code']} | `{c['name']}` | {c['doc']} |")
     w("")
+    if s.commit_kinds:
+        w("## Commit records")
+        w("")
+        w("One record per committed warp instruction, written by the emulator and by the RTL and compared")
+        w("by the lockstep checker (docs/commit-trace.md). The `CommitRecord` and `CommitPart` layouts are")
+        w("under Structures below.")
+        w("")
+        w(s.commit_doc)
+        w("")
+        w("| kind | name | meaning |")
+        w("| --- | --- | --- |")
+        for c in s.commit_kinds:
+            w(f"| {c['code']} | `{c['name']}` | {c['doc']} |")
+        w("")
+        w("| part | name | meaning |")
+        w("| --- | --- | --- |")
+        for c in s.commit_parts:
+            w(f"| {c['code']} | `{c['name']}` | {c['doc']} |")
+        w("")
     w("## Structures in device memory")
     for st in s.structs:
         w("")

@@ -80,6 +80,20 @@ package wf_device_pkg;
     FAULT_INVALID_LAUNCH = 32'd10
   } fault_e;
 
+  typedef enum logic [7:0] {
+    COMMIT_INST = 8'd0,
+    COMMIT_BAR_RELEASE = 8'd1
+  } commit_kind_e;
+
+  typedef enum logic [7:0] {
+    PART_REG = 8'd0,
+    PART_PRED = 8'd1,
+    PART_STORE = 8'd2,
+    PART_LOAD = 8'd3,
+    PART_ATOM = 8'd4,
+    PART_SREG = 8'd5
+  } commit_part_e;
+
   // Structure field byte offsets (little-endian, in device memory).
   localparam int unsigned CommandBytes = 64;
   localparam int unsigned CommandOpcodeOff = 0;
@@ -172,5 +186,28 @@ package wf_device_pkg;
   localparam int unsigned DeviceHeapTopOff = 16;
   localparam int unsigned DeviceHeapReserved0Off = 24;
   localparam int unsigned DeviceHeapFreeListsOff = 32;
+  localparam int unsigned CommitRecordBytes = 48;
+  localparam int unsigned CommitRecordBytesOff = 0;
+  localparam int unsigned CommitRecordKindOff = 4;
+  localparam int unsigned CommitRecordOpcodeOff = 5;
+  localparam int unsigned CommitRecordPartsOff = 6;
+  localparam int unsigned CommitRecordPcOff = 8;
+  localparam int unsigned CommitRecordActiveOff = 12;
+  localparam int unsigned CommitRecordExecOff = 16;
+  localparam int unsigned CommitRecordWarpOff = 20;
+  localparam int unsigned CommitRecordBlockXOff = 24;
+  localparam int unsigned CommitRecordBlockYOff = 28;
+  localparam int unsigned CommitRecordBlockZOff = 32;
+  localparam int unsigned CommitRecordCoreOff = 36;
+  localparam int unsigned CommitRecordSlotOff = 38;
+  localparam int unsigned CommitRecordWordOff = 40;
+  localparam int unsigned CommitPartBytes = 16;
+  localparam int unsigned CommitPartKindOff = 0;
+  localparam int unsigned CommitPartSpaceOff = 1;
+  localparam int unsigned CommitPartIndexOff = 2;
+  localparam int unsigned CommitPartSizeOff = 4;
+  localparam int unsigned CommitPartStrideOff = 6;
+  localparam int unsigned CommitPartLanesOff = 8;
+  localparam int unsigned CommitPartValueOff = 12;
 
 endpackage

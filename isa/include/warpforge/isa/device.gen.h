@@ -113,6 +113,22 @@ enum class Fault : uint32_t {
 };
 inline constexpr uint32_t kFaultKinds = 11;
 
+/// Commit records (CommitRecord::kind).
+enum class CommitKind : uint8_t {
+  Inst = 0, ///< a committed warp instruction
+  BarRelease = 1, ///< a CTA barrier released waiting lanes of BAR.RED_*: the REG part is the reduction written; pc is the BAR's
+};
+
+/// Parts of a commit record (CommitPart::kind).
+enum class CommitPartKind : uint8_t {
+  Reg = 0, ///< destination register `index` per lane
+  Pred = 1, ///< destination predicate `index`; the mask in `value`
+  Store = 2, ///< memory write per lane: address, data
+  Load = 3, ///< memory read per lane: address, bytes read
+  Atom = 4, ///< old value per lane of an atomic
+  Sreg = 5, ///< value per lane read from nondeterministic special register `index`
+};
+
 /// one entry of the command ring
 struct Command {
   uint8_t opcode; ///< a command code
@@ -312,5 +328,57 @@ static_assert(offsetof(DeviceHeap, arenaBytes) == 8);
 static_assert(offsetof(DeviceHeap, top) == 16);
 static_assert(offsetof(DeviceHeap, reserved0) == 24);
 static_assert(offsetof(DeviceHeap, freeLists) == 32);
+
+/// the header of one commit record; its parts follow
+struct CommitRecord {
+  uint32_t bytes; ///< bytes of the whole record (header and parts), a multiple of 8
+  uint8_t kind; ///< a commit kind
+  uint8_t opcode; ///< the instruction's opcode (isa.toml)
+  uint16_t parts; ///< parts that follow
+  uint32_t pc; ///< byte offset of the instruction in the code segment
+  uint32_t active; ///< lanes of the group that issued the instruction
+  uint32_t exec; ///< lanes of the group whose guard held
+  uint32_t warp; ///< warp within the block: threads 32*warp .. 32*warp+31
+  uint32_t blockX; ///< block index
+  uint32_t blockY;
+  uint32_t blockZ;
+  uint16_t core; ///< core that ran the warp (SMID); informative, not compared
+  uint16_t slot; ///< warp slot in the core (WARPID); informative, not compared
+  uint64_t word; ///< the instruction word
+};
+static_assert(sizeof(CommitRecord) == 48);
+static_assert(offsetof(CommitRecord, bytes) == 0);
+static_assert(offsetof(CommitRecord, kind) == 4);
+static_assert(offsetof(CommitRecord, opcode) == 5);
+static_assert(offsetof(CommitRecord, parts) == 6);
+static_assert(offsetof(CommitRecord, pc) == 8);
+static_assert(offsetof(CommitRecord, active) == 12);
+static_assert(offsetof(CommitRecord, exec) == 16);
+static_assert(offsetof(CommitRecord, warp) == 20);
+static_assert(offsetof(CommitRecord, blockX) == 24);
+static_assert(offsetof(CommitRecord, blockY) == 28);
+static_assert(offsetof(CommitRecord, blockZ) == 32);
+static_assert(offsetof(CommitRecord, core) == 36);
+static_assert(offsetof(CommitRecord, slot) == 38);
+static_assert(offsetof(CommitRecord, word) == 40);
+
+/// the header of one part of a commit record; its payload follows
+struct CommitPart {
+  uint8_t kind; ///< a commit part kind
+  uint8_t space; ///< memory parts: the space (isa.toml `Space`: GLOBAL 0, SHARED 1, LOCAL 2, CONST 3, PARAM 4)
+  uint16_t index; ///< REG: register; PRED: predicate; SREG: special register (isa.toml `SReg`)
+  uint16_t size; ///< bytes of data per lane: the access size, 4 for REG, 8 for ATOM and SREG
+  uint16_t stride; ///< bytes of one lane's element in the payload
+  uint32_t lanes; ///< lanes that have an element, lowest first
+  uint32_t value; ///< PRED: the predicate restricted to `lanes`; otherwise 0
+};
+static_assert(sizeof(CommitPart) == 16);
+static_assert(offsetof(CommitPart, kind) == 0);
+static_assert(offsetof(CommitPart, space) == 1);
+static_assert(offsetof(CommitPart, index) == 2);
+static_assert(offsetof(CommitPart, size) == 4);
+static_assert(offsetof(CommitPart, stride) == 6);
+static_assert(offsetof(CommitPart, lanes) == 8);
+static_assert(offsetof(CommitPart, value) == 12);
 
 } // namespace wf::isa::dev
