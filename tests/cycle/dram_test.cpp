@@ -1,0 +1,261 @@
+// DRAM timing model: presets, address mapping, and timing against values computed by hand from
+// the parameters (row hit, miss and conflict latencies, FR-FCFS reordering, refresh, tRRD/tFAW,
+// streaming bandwidth against the peak less refresh).
+#include "dram_driver.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace wf::cycle {
+namespace {
+
+using sc_core::sc_time;
+using test::DramBench;
+using test::DramDriver;
+using test::DramRequest;
+
+DramParams preset(const std::string &name) {
+  Result<DramParams> r = DramParams::fromPreset(name);
+  EXPECT_TRUE(r) << r.error;
+  return *r.value;
+}
+
+/// Runs the requests to completion and returns the bench for inspection.
+std::unique_ptr<DramBench> run(const DramParams &p, std::vector<DramRequest> requests,
+                               unsigned maxOutstanding = 64) {
+  auto bench = std::make_unique<DramBench>("bench", p);
+  bench->driver.requests = std::move(requests);
+  bench->driver.maxOutstanding = maxOutstanding;
+  sc_core::sc_start();
+  return bench;
+}
+
+TEST(DramPreset, PeakBandwidthMatchesDatasheets) {
+  // DDR4-2400 x64: 2400 MT/s x 8 bytes = 19.2 GB/s. U55C HBM2: 460.8 GB/s (PG276).
+  EXPECT_NEAR(preset("ddr4-2400").peakBytesPerSecond() / 1e9, 19.2, 0.02);
+  EXPECT_NEAR(preset("hbm2-u55c").peakBytesPerSecond() / 1e9, 460.8, 0.5);
+  EXPECT_EQ(preset("hbm2-u55c").capacityBytes(), 16ull << 30);
+  EXPECT_EQ(preset("hbm2-u280").capacityBytes(), 8ull << 30);
+  EXPECT_EQ(preset("ddr4-2400").capacityBytes(), 16ull << 30);
+}
+
+TEST(DramPreset, UnknownNameIsAnErrorNamingThePresets) {
+  Result<DramParams> r = DramParams::fromPreset("ddr9");
+  EXPECT_FALSE(r);
+  EXPECT_NE(r.error.find("ddr9"), std::string::npos);
+  EXPECT_NE(r.error.find("ddr4-2400"), std::string::npos);
+}
+
+TEST(DramPreset, ValidateRejectsBadOrganization) {
+  DramParams p = preset("ddr4-2400");
+  p.banksPerGroup = 3;
+  EXPECT_TRUE(p.validate().has_value());
+  p = preset("ddr4-2400");
+  p.tRFC = p.tREFI;
+  EXPECT_TRUE(p.validate().has_value());
+}
+
+TEST(DramAddress, MappingRoundTripsAndInterleaves) {
+  DramParams p = preset("hbm2-u55c");
+  for (uint64_t a : {0ull, 32ull, 4096ull, 123456ull * 32, (16ull << 30) - 32}) {
+    DramCoordinates c = decodeAddress(p, a);
+    EXPECT_EQ(encodeAddress(p, c), a);
+  }
+  // Consecutive bursts go to consecutive channels, then bank groups.
+  EXPECT_EQ(decodeAddress(p, 32).channel, 1u);
+  EXPECT_EQ(decodeAddress(p, 32ull * p.channels).bankGroup, 1u);
+  EXPECT_EQ(decodeAddress(p, 32ull * p.channels * p.bankGroups).column, 1u);
+}
+
+// Three reads on an idle DDR4 channel, far apart: a miss (closed bank), a hit, a conflict.
+TEST(DramTiming, HitMissConflictLatencies) {
+  DramParams p = preset("ddr4-2400");
+  DramCoordinates c; // bank 0 of group 0, rank 0, row 0
+  const uint64_t rowA = encodeAddress(p, c);
+  c.column = 5;
+  const uint64_t rowAOtherColumn = encodeAddress(p, c);
+  c.row = 7;
+  const uint64_t rowB = encodeAddress(p, c);
+  auto at = [&p](uint64_t clock) { return sc_time(double(clock * p.tCKps), sc_core::SC_PS); };
+  const uint64_t t1 = 200, t2 = 400; // well past tRAS, before the first refresh
+  auto bench = run(p, {{at(0), false, rowA, 64},
+                       {at(t1), false, rowAOtherColumn, 64},
+                       {at(t2), false, rowB, 64}});
+  DramDriver &d = bench->driver;
+  ASSERT_EQ(d.answerOrder.size(), 3u);
+  const unsigned burst = p.tBURST();
+  EXPECT_EQ(d.answeredAt[0] - d.sentAt[0], at(p.tRCD + p.tCL + burst));
+  EXPECT_EQ(d.answeredAt[1] - d.sentAt[1], at(p.tCL + burst));
+  EXPECT_EQ(d.answeredAt[2] - d.sentAt[2], at(p.tRP + p.tRCD + p.tCL + burst));
+  const DramChannelCounters &k = bench->dram.channelCounters(0);
+  EXPECT_EQ(k.rowMisses, 1u);
+  EXPECT_EQ(k.rowHits, 1u);
+  EXPECT_EQ(k.rowConflicts, 1u);
+  EXPECT_DOUBLE_EQ(bench->dram.averageLatencyNs(),
+                   double(3 * (p.tCL + burst) + 2 * p.tRCD + p.tRP) * p.tCKps / 3000.0);
+}
+
+// A write, then a read of the same row: the read waits tWTR_L after the write's data.
+TEST(DramTiming, ReadAfterWriteWaitsTwtr) {
+  DramParams p = preset("ddr4-2400");
+  DramCoordinates c;
+  const uint64_t a = encodeAddress(p, c);
+  c.column = 1;
+  const uint64_t b = encodeAddress(p, c);
+  auto bench = run(p, {{sc_time(), true, a, 64}, {sc_time(), false, b, 64}});
+  DramDriver &d = bench->driver;
+  auto at = [&p](uint64_t clock) { return sc_time(double(clock * p.tCKps), sc_core::SC_PS); };
+  const uint64_t writeEnd = p.tRCD + p.tCWL + p.tBURST();
+  EXPECT_EQ(d.answeredAt[0], at(writeEnd));
+  EXPECT_EQ(d.answeredAt[1], at(writeEnd + p.tWTR_L + p.tCL + p.tBURST()));
+}
+
+TEST(DramTiming, FrFcfsServesTheRowHitBeforeTheOlderConflict) {
+  DramParams p = preset("ddr4-2400");
+  DramCoordinates c;
+  const uint64_t a = encodeAddress(p, c);
+  c.row = 9;
+  const uint64_t b = encodeAddress(p, c);
+  c.row = 0;
+  c.column = 3;
+  const uint64_t aHit = encodeAddress(p, c);
+  auto bench = run(p, {{sc_time(), false, a, 64}, {sc_time(), false, b, 64},
+                       {sc_time(), false, aHit, 64}});
+  DramDriver &d = bench->driver;
+  ASSERT_EQ(d.answerOrder, (std::vector<size_t>{0, 2, 1}));
+  auto at = [&p](uint64_t clock) { return sc_time(double(clock * p.tCKps), sc_core::SC_PS); };
+  const unsigned burst = p.tBURST();
+  // A: ACT at 0. C (decided at clock 1): same bank group, so tCCD_L after A's READ.
+  const uint64_t colA = p.tRCD, colC = colA + std::max(p.tCCD_L, burst);
+  EXPECT_EQ(d.answeredAt[0], at(colA + p.tCL + burst));
+  EXPECT_EQ(d.answeredAt[2], at(colC + p.tCL + burst));
+  // B: PRE once tRAS after A's ACT and tRTP after C's READ have passed, then tRP, tRCD.
+  const uint64_t preB = std::max<uint64_t>(p.tRAS, colC + p.tRTP);
+  EXPECT_EQ(d.answeredAt[1], at(preB + p.tRP + p.tRCD + p.tCL + burst));
+}
+
+TEST(DramTiming, FcfsKeepsArrivalOrder) {
+  DramParams p = preset("ddr4-2400");
+  p.policy = DramSchedulerPolicy::Fcfs;
+  DramCoordinates c;
+  const uint64_t a = encodeAddress(p, c);
+  c.row = 9;
+  const uint64_t b = encodeAddress(p, c);
+  c.row = 0;
+  c.column = 3;
+  const uint64_t aAgain = encodeAddress(p, c);
+  auto bench = run(p, {{sc_time(), false, a, 64}, {sc_time(), false, b, 64},
+                       {sc_time(), false, aAgain, 64}});
+  DramDriver &d = bench->driver;
+  ASSERT_EQ(d.answerOrder, (std::vector<size_t>{0, 1, 2}));
+  auto at = [&p](uint64_t clock) { return sc_time(double(clock * p.tCKps), sc_core::SC_PS); };
+  const unsigned burst = p.tBURST();
+  const uint64_t actB = std::max<uint64_t>(p.tRAS, p.tRCD + p.tRTP) + p.tRP;
+  const uint64_t actC = std::max<uint64_t>(actB + p.tRAS, actB + p.tRCD + p.tRTP) + p.tRP;
+  EXPECT_EQ(d.answeredAt[1], at(actB + p.tRCD + p.tCL + burst));
+  EXPECT_EQ(d.answeredAt[2], at(actC + p.tRCD + p.tCL + burst));
+  EXPECT_EQ(bench->dram.channelCounters(0).rowConflicts, 2u);
+}
+
+TEST(DramTiming, ActivatesKeepTrrdAndTfaw) {
+  DramParams p = preset("ddr4-2400");
+  std::vector<DramRequest> reqs;
+  // Five reads to five closed banks of rank 0, alternating bank groups.
+  for (unsigned i = 0; i < 5; ++i) {
+    DramCoordinates c;
+    c.bankGroup = i % p.bankGroups;
+    c.bank = i / p.bankGroups;
+    reqs.push_back({sc_time(), false, encodeAddress(p, c), 64});
+  }
+  auto bench = run(p, reqs);
+  std::vector<uint64_t> acts;
+  for (auto &[ch, is] : bench->issued)
+    acts.push_back(is.actAt);
+  ASSERT_EQ(acts.size(), 5u);
+  // Different bank groups: tRRD_S apart (decisions come one clock apart, before that).
+  for (unsigned i = 1; i < 4; ++i)
+    EXPECT_EQ(acts[i], acts[i - 1] + p.tRRD_S);
+  // The fifth ACT waits for the four-activate window (tFAW > 4 tRRD_S for DDR4-2400 x8).
+  ASSERT_GT(p.tFAW, 4 * p.tRRD_S);
+  EXPECT_EQ(acts[4], acts[0] + p.tFAW);
+}
+
+TEST(DramTiming, RefreshBlocksTheRankAndClosesRows) {
+  DramParams p = preset("ddr4-2400");
+  p.ranks = 1; // the only rank refreshes first at tREFI
+  DramCoordinates c;
+  const uint64_t a = encodeAddress(p, c);
+  auto at = [&p](uint64_t clock) { return sc_time(double(clock * p.tCKps), sc_core::SC_PS); };
+  // Opens the row at 0; the second read, due as the refresh starts, finds the bank closed and
+  // waits for tRFC.
+  auto bench = run(p, {{sc_time(), false, a, 64}, {at(p.tREFI), false, a, 64}});
+  DramDriver &d = bench->driver;
+  EXPECT_EQ(d.answeredAt[1], at(p.tREFI + p.tRFC + p.tRCD + p.tCL + p.tBURST()));
+  ASSERT_EQ(bench->issued.size(), 2u);
+  EXPECT_EQ(bench->issued[1].second.outcome, RowOutcome::Miss);
+  EXPECT_EQ(bench->dram.channelCounters(0).refreshes, 1u);
+}
+
+/// Streams `bytes` of reads from address 0 in `lineBytes` requests; returns bytes per second
+/// from the first request to the last response.
+double streamReadBandwidth(const DramParams &p, uint64_t bytes, unsigned lineBytes,
+                           unsigned outstanding) {
+  std::vector<DramRequest> reqs;
+  for (uint64_t a = 0; a < bytes; a += lineBytes)
+    reqs.push_back({sc_time(), false, a, lineBytes});
+  auto bench = run(p, std::move(reqs), outstanding);
+  const DramDriver &d = bench->driver;
+  sc_time last = *std::max_element(d.answeredAt.begin(), d.answeredAt.end());
+  return double(bytes) / last.to_seconds();
+}
+
+TEST(DramBandwidth, Ddr4StreamingReadReachesPeakLessRefresh) {
+  DramParams p = preset("ddr4-2400");
+  const double expected = p.peakBytesPerSecond() * (1.0 - double(p.tRFC) / p.tREFI);
+  const double measured = streamReadBandwidth(p, 4ull << 20, 64, 64);
+  EXPECT_NEAR(measured / expected, 1.0, 0.03) << measured / 1e9 << " GB/s against "
+                                              << expected / 1e9;
+}
+
+TEST(DramBandwidth, Hbm2StreamingReadReachesPeakLessRefresh) {
+  DramParams p = preset("hbm2-u55c");
+  const double expected = p.peakBytesPerSecond() * (1.0 - double(p.tRFC) / p.tREFI);
+  const double measured = streamReadBandwidth(p, 16ull << 20, 128, 1024);
+  EXPECT_NEAR(measured / expected, 1.0, 0.03) << measured / 1e9 << " GB/s against "
+                                              << expected / 1e9;
+}
+
+TEST(DramFunctional, ReadsSeeEarlierWritesAndBadAddressesFail) {
+  DramParams p = preset("ddr4-2400");
+  auto bench = std::make_unique<DramBench>("bench", p);
+  DramDriver &d = bench->driver;
+  // Write a pattern, read it back across two bursts, then ask for an address past the end.
+  d.requests = {{sc_time(), true, 0x1000, 128},
+                {sc_time(), false, 0x1000, 128},
+                {sc_time(), false, p.capacityBytes() - 64, 128}};
+  d.prefill = [](size_t i, std::vector<uint8_t> &buf) {
+    if (i == 0)
+      for (size_t b = 0; b < buf.size(); ++b)
+        buf[b] = uint8_t(b * 7 + 1);
+  };
+  sc_core::sc_start();
+  ASSERT_EQ(d.answerOrder.size(), 3u);
+  EXPECT_EQ(d.status[0], tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(d.status[1], tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(d.status[2], tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(d.data[1], d.data[0]);
+  // transport_dbg sees the same bytes.
+  uint8_t byte = 0;
+  tlm::tlm_generic_payload dbg;
+  dbg.set_command(tlm::TLM_READ_COMMAND);
+  dbg.set_address(0x1000 + 5);
+  dbg.set_data_ptr(&byte);
+  dbg.set_data_length(1);
+  EXPECT_EQ(d.port.socket->transport_dbg(dbg), 1u);
+  EXPECT_EQ(byte, uint8_t(5 * 7 + 1));
+}
+
+} // namespace
+} // namespace wf::cycle
