@@ -7,6 +7,8 @@ packages=(
   cmake ninja-build g++ python3 python3-mpmath pkg-config
   libgtest-dev libgmock-dev libfmt-dev libboost-program-options-dev libzstd-dev
   clang llvm verilator
+  # SystemC 2.3 with TLM-2.0, for the cycle model (sim/cycle).
+  libsystemc-dev
   # LLVM's development files, for warpforge cc's pass plugin (compiler/clang-plugin); the version
   # must be Debian's clang's.
   llvm-14-dev
