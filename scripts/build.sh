@@ -6,11 +6,12 @@ cd "$(dirname "$0")/.."
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 # ccache, when installed, shares compiled objects between build trees of this checkout (paths are
-# hashed relative to the checkout, so any clone at any place hits the same entries).
+# hashed relative to the checkout and the build folder is left out of the hash, so any clone at any
+# place hits the same entries).
 launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-  export CCACHE_BASEDIR="$PWD"
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 fi
 if [[ ! -f build/CMakeCache.txt ]]; then
   cmake -S . -B build "${generator[@]}" "${launcher[@]}" \
