@@ -24,8 +24,11 @@ public:
     callback_ = std::move(callback);
   }
 
-  /// Sends `trans` now and returns once the target accepted it. Call from an SC_THREAD.
+  /// Sends `trans` and returns once the target accepted it. Call from an SC_THREAD; threads that
+  /// share the port take turns (the base protocol allows one request awaiting END_REQ).
   void send(tlm::tlm_generic_payload &trans) {
+    while (waiting_)
+      sc_core::wait(requestAccepted_);
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     waiting_ = &trans;

@@ -1,0 +1,45 @@
+// The cycle model's platform: card memory (DRAM timing model), host memory behind the PCIe
+// endpoint, and the DMA engine between them. The top owns its children and binds them in its
+// constructor (as the Accellera TLM examples do); the GPU cores attach to card memory once the
+// core model and L2 exist (docs/cycle-model.md).
+#pragma once
+
+#include "warpforge/cycle/backing_store.h"
+#include "warpforge/cycle/dma_engine.h"
+#include "warpforge/cycle/dram_controller.h"
+#include "warpforge/cycle/pcie.h"
+#include "warpforge/cycle/stats.h"
+
+namespace wf::cycle {
+
+struct PlatformParams {
+  DramParams dram;
+  PcieParams pcie;
+  DmaParams dma;
+  uint64_t hostWindowBytes = 256ull << 20; ///< host memory reachable through the DMA window
+
+  std::optional<std::string> validate() const;
+  /// Presets by name, e.g. ("ddr4-2400", "gen3x16").
+  static Result<PlatformParams> fromPresets(const std::string &dram, const std::string &pcie);
+};
+
+class Platform : public sc_core::sc_module {
+public:
+  BackingStore cardMemory;
+  DramController dram;
+  HostMemory host;
+  PcieEndpoint pcie;
+  DmaEngine dma;
+
+  /// `params` must be valid (PlatformParams::validate).
+  Platform(sc_core::sc_module_name name, const PlatformParams &params);
+
+  /// Every child's statistics, under "<prefix>.dram", "<prefix>.pcie", "<prefix>.dma".
+  void registerStats(StatGroup &dramStats, StatGroup &pcieStats, StatGroup &dmaStats) const {
+    dram.registerStats(dramStats);
+    pcie.registerStats(pcieStats);
+    dma.registerStats(dmaStats);
+  }
+};
+
+} // namespace wf::cycle
