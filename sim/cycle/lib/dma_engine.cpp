@@ -224,10 +224,10 @@ void DmaEngine::registerStats(StatGroup &group) const {
     const std::string prefix = d == DmaDirection::HostToCard ? "h2c." : "c2h.";
     group.add(prefix + "descriptors", "count", "descriptors completed",
               [&ch] { return double(ch.completed); });
-    group.add(prefix + "bytes", "bytes", "bytes moved", [&ch] { return double(ch.bytes); });
+    group.add(prefix + "bytes", "byte", "bytes moved", [&ch] { return double(ch.bytes); });
     group.add(prefix + "errors", "count", "accesses that failed (outside the window or memory)",
               [&ch] { return double(ch.errors); });
-    group.add(prefix + "averageDescriptorTime", "ns",
+    group.add(prefix + "average_descriptor_time", "ns",
               "mean time from a descriptor's start to its completion", [&ch] {
                 return ch.completed ? ch.busy.to_seconds() * 1e9 / double(ch.completed) : 0.0;
               });

@@ -224,29 +224,29 @@ void DramController::registerStats(StatGroup &group) const {
   };
   group.add("reads", "count", "read bursts", total(&DramChannelCounters::reads));
   group.add("writes", "count", "write bursts", total(&DramChannelCounters::writes));
-  group.add("rowHits", "count", "bursts whose row was open", total(&DramChannelCounters::rowHits));
-  group.add("rowMisses", "count", "bursts to a precharged bank (ACT needed)",
+  group.add("row_hits", "count", "bursts whose row was open", total(&DramChannelCounters::rowHits));
+  group.add("row_misses", "count", "bursts to a precharged bank (ACT needed)",
             total(&DramChannelCounters::rowMisses));
-  group.add("rowConflicts", "count", "bursts to a bank with another row open (PRE and ACT)",
+  group.add("row_conflicts", "count", "bursts to a bank with another row open (PRE and ACT)",
             total(&DramChannelCounters::rowConflicts));
   group.add("activates", "count", "ACT commands", total(&DramChannelCounters::activates));
   group.add("precharges", "count", "PRE commands (a refresh's precharge-all counts once)",
             total(&DramChannelCounters::precharges));
   group.add("refreshes", "count", "REFRESH commands, all ranks and channels",
             total(&DramChannelCounters::refreshes));
-  group.add("bytesRead", "bytes", "bytes read by requests", [this] { return double(bytesRead_); });
-  group.add("bytesWritten", "bytes", "bytes written by requests",
+  group.add("bytes_read", "byte", "bytes read by requests", [this] { return double(bytesRead_); });
+  group.add("bytes_written", "byte", "bytes written by requests",
             [this] { return double(bytesWritten_); });
   group.add("responses", "count", "transactions answered", [this] { return double(responses_); });
-  group.add("averageLatency", "ns", "mean time from accepting a request to its response",
+  group.add("average_latency", "ns", "mean time from accepting a request to its response",
             [this] { return averageLatencyNs(); });
   group.add("bandwidth", "GB/s", "bytes read and written per second of simulated time", [this] {
     double s = sc_time_stamp().to_seconds();
     return s > 0 ? double(bytesRead_ + bytesWritten_) / s / 1e9 : 0.0;
   });
-  group.add("peakBandwidth", "GB/s", "data-bus peak of all channels",
+  group.add("peak_bandwidth", "GB/s", "data-bus peak of all channels",
             [this] { return params_.peakBytesPerSecond() / 1e9; });
-  group.add("busUtilization", "ratio", "data-bus clocks carrying beats over elapsed clocks", [this] {
+  group.add("bus_utilization", "ratio", "data-bus clocks carrying beats over elapsed clocks", [this] {
     double clocks = double(currentClock()) * params_.channels;
     return clocks > 0 ? double(totalCounters().dataBusClocks) / clocks : 0.0;
   });

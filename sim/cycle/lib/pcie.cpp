@@ -113,26 +113,26 @@ void PcieEndpoint::bTransport(tlm_generic_payload &trans, sc_time &delay) {
 }
 
 void PcieEndpoint::registerStats(StatGroup &group) const {
-  group.add("readRequests", "count", "memory read request TLPs sent to the host",
+  group.add("read_requests", "count", "memory read request TLPs sent to the host",
             [this] { return double(readRequests_); });
-  group.add("writeRequests", "count", "memory write TLPs sent to the host",
+  group.add("write_requests", "count", "memory write TLPs sent to the host",
             [this] { return double(writeRequests_); });
   group.add("completions", "count", "completion-with-data TLPs received from the host",
             [this] { return double(completions_); });
-  group.add("bytesToHost", "bytes", "payload bytes written to host memory",
+  group.add("bytes_to_host", "byte", "payload bytes written to host memory",
             [this] { return double(bytesToHost_); });
-  group.add("bytesFromHost", "bytes", "payload bytes read from host memory",
+  group.add("bytes_from_host", "byte", "payload bytes read from host memory",
             [this] { return double(bytesFromHost_); });
-  group.add("upstreamWireBytes", "bytes", "bytes on the card-to-host direction, TLP overhead included",
+  group.add("upstream_wire_bytes", "byte", "bytes on the card-to-host direction, TLP overhead included",
             [this] { return double(up_.wireBytes()); });
-  group.add("downstreamWireBytes", "bytes",
+  group.add("downstream_wire_bytes", "byte",
             "bytes on the host-to-card direction, TLP overhead included",
             [this] { return double(down_.wireBytes()); });
-  group.add("upstreamUtilization", "ratio", "time the card-to-host direction was sending", [this] {
+  group.add("upstream_utilization", "ratio", "time the card-to-host direction was sending", [this] {
     double s = sc_time_stamp().to_seconds();
     return s > 0 ? up_.busyTime().to_seconds() / s : 0.0;
   });
-  group.add("downstreamUtilization", "ratio", "time the host-to-card direction was sending",
+  group.add("downstream_utilization", "ratio", "time the host-to-card direction was sending",
             [this] {
               double s = sc_time_stamp().to_seconds();
               return s > 0 ? down_.busyTime().to_seconds() / s : 0.0;

@@ -13,8 +13,8 @@
 namespace wf::cycle {
 
 struct Statistic {
-  std::string name;  ///< hierarchical: "dram.ch0.rowHits"
-  std::string unit;  ///< "count", "bytes", "GB/s", "ns", ...
+  std::string name;  ///< hierarchical: "dram.row_hits"
+  std::string unit;  ///< "count", "byte", "GB/s", "ns", ...
   std::string description;
   std::function<double()> value; ///< evaluated at dump time
 };
