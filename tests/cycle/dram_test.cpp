@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <tlm_utils/simple_initiator_socket.h>
 
 namespace wf::cycle {
 namespace {
@@ -255,6 +256,110 @@ TEST(DramFunctional, ReadsSeeEarlierWritesAndBadAddressesFail) {
   dbg.set_data_length(1);
   EXPECT_EQ(d.port.socket->transport_dbg(dbg), 1u);
   EXPECT_EQ(byte, uint8_t(5 * 7 + 1));
+}
+
+} // namespace
+} // namespace wf::cycle
+
+namespace wf::cycle {
+namespace {
+
+// A request of more bursts than a channel's queue holds is placed as the queue drains; its
+// response comes when its last burst's data is done, and the data is the bytes written.
+TEST(DramTiming, RequestLongerThanTheQueue) {
+  DramParams p = preset("ddr4-2400");
+  const unsigned bytes = p.burstBytes() * p.queueDepth * 4;
+  auto bench = std::make_unique<DramBench>("bench", p);
+  bench->driver.requests = {{sc_time(), true, 0, bytes}, {sc_time(), false, 0, bytes}};
+  bench->driver.prefill = [](size_t i, std::vector<uint8_t> &buf) {
+    if (i == 0)
+      for (size_t b = 0; b < buf.size(); ++b)
+        buf[b] = uint8_t(b ^ (b >> 8));
+  };
+  sc_core::sc_start();
+  DramDriver &d = bench->driver;
+  ASSERT_EQ(d.answerOrder.size(), 2u);
+  EXPECT_EQ(d.data[1], d.data[0]);
+  EXPECT_EQ(bench->dram.channelCounters(0).writes, bytes / p.burstBytes());
+  EXPECT_EQ(bench->dram.channelCounters(0).reads, bytes / p.burstBytes());
+  // Each response is at the end of its last burst's data.
+  uint64_t lastWrite = 0, lastRead = 0;
+  for (auto &[ch, is] : bench->issued) {
+    (void)ch;
+    uint64_t &last = is.tag == bench->issued.front().second.tag ? lastWrite : lastRead;
+    last = std::max(last, is.dataEnd);
+  }
+  EXPECT_EQ(d.answeredAt[0], bench->dram.clockTime(lastWrite));
+  EXPECT_EQ(d.answeredAt[1], bench->dram.clockTime(lastRead));
+}
+
+// b_transport, through the socket's conversion to nb_transport, sees the same timing.
+class BlockingCaller : public sc_core::sc_module {
+public:
+  tlm_utils::simple_initiator_socket<BlockingCaller> socket{"socket"};
+  sc_time took;
+  SC_HAS_PROCESS(BlockingCaller);
+  explicit BlockingCaller(sc_core::sc_module_name name) : sc_module(name) { SC_THREAD(run); }
+  void run() {
+    uint8_t buf[64] = {};
+    tlm::tlm_generic_payload t;
+    t.set_command(tlm::TLM_READ_COMMAND);
+    t.set_address(0);
+    t.set_data_ptr(buf);
+    t.set_data_length(64);
+    t.set_streaming_width(64);
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(t, delay);
+    wait(delay);
+    took = sc_core::sc_time_stamp();
+  }
+};
+
+TEST(DramTiming, BlockingTransportSeesTheSameTiming) {
+  DramParams p = preset("ddr4-2400");
+  BackingStore store(p.capacityBytes());
+  DramController dram("dram", p, store);
+  BlockingCaller caller("caller");
+  caller.socket.bind(dram.socket);
+  sc_core::sc_start();
+  EXPECT_EQ(caller.took, dram.clockTime(p.tRCD + p.tCL + p.tBURST()));
+}
+
+TEST(DramBandwidth, Ddr4StreamingWriteReachesPeakLessRefresh) {
+  DramParams p = preset("ddr4-2400");
+  std::vector<DramRequest> reqs;
+  const uint64_t bytes = 4ull << 20;
+  for (uint64_t a = 0; a < bytes; a += 64)
+    reqs.push_back({sc_time(), true, a, 64});
+  auto bench = run(p, std::move(reqs), 64);
+  const DramDriver &d = bench->driver;
+  sc_time last = *std::max_element(d.answeredAt.begin(), d.answeredAt.end());
+  const double measured = double(bytes) / last.to_seconds();
+  const double expected = p.peakBytesPerSecond() * (1.0 - double(p.tRFC) / p.tREFI);
+  EXPECT_NEAR(measured / expected, 1.0, 0.03) << measured / 1e9 << " GB/s against "
+                                              << expected / 1e9;
+}
+
+// Alternating reads and writes to one open row: every switch costs the bus turnaround (read to
+// write: tRTW idle clocks) or tWTR (write data to the next READ), so the bus is far from full.
+TEST(DramTiming, ReadWriteTurnaroundsCost) {
+  DramParams p = preset("ddr4-2400");
+  p.policy = DramSchedulerPolicy::Fcfs; // keep the alternation
+  std::vector<DramRequest> reqs;
+  for (unsigned i = 0; i < 8; ++i) {
+    DramCoordinates c;
+    c.column = i;
+    reqs.push_back({sc_time(), i % 2 == 1, encodeAddress(p, c), 64});
+  }
+  auto bench = run(p, reqs);
+  ASSERT_EQ(bench->issued.size(), 8u);
+  for (size_t i = 1; i < bench->issued.size(); ++i) {
+    const DramIssued &prev = bench->issued[i - 1].second, &cur = bench->issued[i].second;
+    if (i % 2 == 1) // read -> write: the write's data waits tRTW after the read's
+      EXPECT_EQ(cur.dataStart, std::max(prev.dataEnd + p.tRTW, prev.columnAt + p.tCCD_L + p.tCWL));
+    else // write -> read: the READ waits tWTR_L after the write's data
+      EXPECT_EQ(cur.columnAt, prev.dataEnd + p.tWTR_L);
+  }
 }
 
 } // namespace
