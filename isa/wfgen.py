@@ -619,6 +619,21 @@ def param_names(s):
     return [p["name"] for p in s.cfg["param"]]
 
 
+def param_info(s, name):
+    return next(p for p in s.cfg["param"] if p["name"] == name)
+
+
+def param_index(s, cfg, name):
+    """A parameter's value as a number: an enumerated parameter's value is its index in `values`."""
+    p = param_info(s, name)
+    v = cfg[name]
+    return p["values"].index(v) if "values" in p else v
+
+
+def is_pow2(v):
+    return v > 0 and v & (v - 1) == 0
+
+
 def camel(name):
     parts = name.split("_")
     return parts[0] + "".join(p.capitalize() for p in parts[1:])
@@ -635,6 +650,10 @@ def check_configs(s):
             if p["name"] not in c:
                 raise SpecError(f"config {cname}: missing {p['name']}")
             v = c[p["name"]]
+            if "values" in p:
+                if v not in p["values"]:
+                    raise SpecError(f"config {cname}: {p['name']}={v!r} not one of {p['values']}")
+                continue
             if not p["min"] <= v <= p["max"]:
                 raise SpecError(f"config {cname}: {p['name']}={v} outside [{p['min']}, {p['max']}]")
         for k in c:
@@ -646,6 +665,29 @@ def check_configs(s):
             raise SpecError(f"config {cname}: a full block does not fit the warp slots")
         if c["shared_mem_per_block"] > c["shared_mem_per_core"]:
             raise SpecError(f"config {cname}: block shared memory exceeds the core's")
+        # Power-of-two sizes: bank and set indices are address bit fields in the hardware.
+        for k in ("rf_banks", "l2_banks", "icache_line_bytes", "cache_line_bytes", "shared_banks"):
+            if not is_pow2(c[k]):
+                raise SpecError(f"config {cname}: {k} must be a power of two")
+        for cache, line in (("icache", "icache_line_bytes"), ("dcache", "cache_line_bytes"),
+                            ("ccache", "cache_line_bytes"), ("l2", "cache_line_bytes")):
+            sets, rem = divmod(c[f"{cache}_bytes"], c[line] * c[f"{cache}_ways"])
+            if rem or not is_pow2(sets):
+                raise SpecError(f"config {cname}: {cache} sets (bytes / line / ways) must be a "
+                                "power of two")
+            if cache == "l2" and sets % c["l2_banks"]:
+                raise SpecError(f"config {cname}: l2 sets must divide evenly over l2_banks")
+        for k in ("icache_ways", "dcache_ways", "ccache_ways", "l2_ways"):
+            if not is_pow2(c[k]):
+                raise SpecError(f"config {cname}: {k} must be a power of two (tree pseudo-LRU)")
+        if c["operand_collectors"] < c["issue_width"]:
+            raise SpecError(f"config {cname}: fewer operand collectors than issue width")
+        if (c["regs_per_core"] // 32) % c["rf_banks"]:
+            raise SpecError(f"config {cname}: warp registers must divide evenly over rf_banks")
+        if c["dram_preset"] != "fixed" and c["dram_preset"] not in s.cfg.get("dram_timing", {}):
+            raise SpecError(f"config {cname}: dram_preset {c['dram_preset']} has no [dram_timing]")
+        if str(c["pcie_gen"]) not in s.cfg.get("pcie_lane_mbps", {}):
+            raise SpecError(f"config {cname}: pcie_gen {c['pcie_gen']} has no [pcie_lane_mbps]")
 
 
 def cpp_config(s):
@@ -660,18 +702,41 @@ def cpp_config(s):
     w("")
     w("namespace wf::isa {")
     w("")
+    for p in s.cfg["param"]:
+        if "values" not in p:
+            continue
+        ename = upper_camel(p["name"])
+        w(f"/// Values of Config::{camel(p['name'])}.")
+        w(f"enum class {ename} : uint32_t {{ " +
+          ", ".join(upper_camel(v) for v in p["values"]) + " };")
+        w("")
+        w(f"constexpr std::string_view name({ename} v) {{")
+        w("  switch (v) {")
+        for v in p["values"]:
+            w(f"  case {ename}::{upper_camel(v)}:")
+            w(f"    return \"{v}\";")
+        w("  }")
+        w("  return \"?\";")
+        w("}")
+        w("")
     w("/// Parameters of one named GPU configuration.")
     w("struct Config {")
     w("  std::string_view name;")
     w("  std::string_view doc;")
     for p in s.cfg["param"]:
-        w(f"  uint32_t {camel(p['name'])}; ///< {p['doc']}")
+        ty = upper_camel(p["name"]) if "values" in p else "uint32_t"
+        w(f"  {ty} {camel(p['name'])}; ///< {p['doc']}")
     w("};")
     w("")
     cfgs = s.cfg["config"]
+    def cpp_value(p, c):
+        info = param_info(s, p)
+        if "values" in info:
+            return f"{upper_camel(p)}::{upper_camel(c[p])}"
+        return str(c[p])
     w(f"inline constexpr std::array<Config, {len(cfgs)}> kConfigs{{{{")
     for cname, c in cfgs.items():
-        vals = ", ".join(str(c[p]) for p in param_names(s))
+        vals = ", ".join(cpp_value(p, c) for p in param_names(s))
         w(f"    {{\"{cname}\", \"{c['doc']}\", {vals}}},")
     w("}};")
     w("")
@@ -683,6 +748,40 @@ def cpp_config(s):
     w("    if (c.name == name)")
     w("      return &c;")
     w("  return nullptr;")
+    w("}")
+    w("")
+    w("/// Bank, row and refresh timing of one DRAM channel of a preset (Config::dramPreset).")
+    w("struct DramTiming {")
+    timing_keys = [k for k in next(iter(s.cfg["dram_timing"].values())) if k != "doc"]
+    w("  DramPreset preset;")
+    for k in timing_keys:
+        w(f"  uint32_t {camel(k)};")
+    w("};")
+    w("")
+    timings = s.cfg["dram_timing"]
+    w(f"inline constexpr std::array<DramTiming, {len(timings)}> kDramTimings{{{{")
+    for tname, tv in timings.items():
+        vals = ", ".join(str(tv[k]) for k in timing_keys)
+        w(f"    {{DramPreset::{upper_camel(tname)}, {vals}}}, // {tv['doc']}")
+    w("}};")
+    w("")
+    w("/// The timing of `preset`, or nullptr (DramPreset::Fixed has none).")
+    w("constexpr const DramTiming *findDramTiming(DramPreset preset) {")
+    w("  for (const DramTiming &t : kDramTimings)")
+    w("    if (t.preset == preset)")
+    w("      return &t;")
+    w("  return nullptr;")
+    w("}")
+    w("")
+    w("/// Usable bandwidth of one PCIe lane of generation `gen` in MB/s (0: unknown generation).")
+    w("constexpr uint32_t pcieLaneMBps(uint32_t gen) {")
+    w("  switch (gen) {")
+    for g, v in s.cfg["pcie_lane_mbps"].items():
+        w(f"  case {g}:")
+        w(f"    return {v};")
+    w("  default:")
+    w("    return 0;")
+    w("  }")
     w("}")
     w("")
     w("/// Device memory map (shared by every configuration).")
@@ -840,7 +939,8 @@ def sv_config_params(s):
     for n, c in s.cfg["config"].items():
         o.append(f"  // Configuration {n}: {c['doc']}")
         for p in param_names(s):
-            o.append(f"  localparam int unsigned Config{upper_camel(n)}{upper_camel(p)} = {c[p]};")
+            o.append(f"  localparam int unsigned Config{upper_camel(n)}{upper_camel(p)} ="
+                     f" {param_index(s, c, p)};")
     return o
 
 
@@ -855,6 +955,13 @@ def sv_config(s):
     w("  typedef enum int unsigned { " +
       ", ".join(f"CFG_{n.upper()} = {k}" for k, n in enumerate(names)) + " } config_e;")
     w("")
+    # Enumerated parameters: numeric values with labels (config_t holds the number).
+    for p in s.cfg["param"]:
+        if "values" in p:
+            w(f"  typedef enum int unsigned {{ " + ", ".join(
+                f"{p['name'].upper()}_{v.upper()} = {k}" for k, v in enumerate(p["values"])) +
+              f" }} {p['name']}_e;")
+    w("")
     w("  typedef struct packed {")
     for p in s.cfg["param"]:
         w(f"    int unsigned {p['name']};")
@@ -862,7 +969,7 @@ def sv_config(s):
     w("")
     for n, c in s.cfg["config"].items():
         # A concatenation in field order rather than an assignment pattern: Yosys reads it too.
-        vals = [f"32'd{c[p]}" for p in param_names(s)]
+        vals = [f"32'd{param_index(s, c, p)}" for p in param_names(s)]
         o.extend(sv_wrap(f"  localparam config_t Config{upper_camel(n)} = {{", vals, "};", 4))
     w("")
     o.extend(sv_config_params(s))
@@ -985,7 +1092,20 @@ def md_isa(s):
     w("| --- | " + " | ".join("---" for _ in names) + " | --- |")
     for p in s.cfg["param"]:
         vals = " | ".join(str(s.cfg["config"][n][p["name"]]) for n in names)
-        w(f"| `{p['name']}` | {vals} | {p['doc']} |")
+        doc = p["doc"] + (" (" + ", ".join(p["values"]) + ")" if "values" in p else "")
+        w(f"| `{p['name']}` | {vals} | {doc} |")
+    w("")
+    w("DRAM presets (`dram_preset`), per channel; times in ns:")
+    w("")
+    timings = s.cfg["dram_timing"]
+    keys = [k for k in next(iter(timings.values())) if k != "doc"]
+    w("| preset | " + " | ".join(keys) + " | device |")
+    w("| --- | " + " | ".join("---" for _ in keys) + " | --- |")
+    for tname, tv in timings.items():
+        w(f"| `{tname}` | " + " | ".join(str(tv[k]) for k in keys) + f" | {tv['doc']} |")
+    w("")
+    w("PCIe lane bandwidth (`pcie_gen`), MB/s after line encoding: " + ", ".join(
+        f"gen {g}: {v}" for g, v in s.cfg["pcie_lane_mbps"].items()) + ".")
     w("")
     w("## Memory map")
     w("")

@@ -4,6 +4,9 @@ package wf_config_pkg;
 
   typedef enum int unsigned { CFG_TINY = 0, CFG_DEFAULT = 1, CFG_LARGE = 2 } config_e;
 
+  typedef enum int unsigned { SCHEDULER_POLICY_LRR = 0, SCHEDULER_POLICY_GTO = 1 } scheduler_policy_e;
+  typedef enum int unsigned { DRAM_PRESET_FIXED = 0, DRAM_PRESET_DDR4 = 1, DRAM_PRESET_HBM2 = 2 } dram_preset_e;
+
   typedef struct packed {
     int unsigned cores;
     int unsigned warps_per_core;
@@ -21,14 +24,47 @@ package wf_config_pkg;
     int unsigned cache_line_bytes;
     int unsigned shared_banks;
     int unsigned fp64_iterative;
+    int unsigned issue_width;
+    int unsigned scheduler_policy;
+    int unsigned ibuffer_depth;
+    int unsigned scoreboard_entries;
+    int unsigned rf_banks;
+    int unsigned operand_collectors;
+    int unsigned icache_bytes;
+    int unsigned icache_line_bytes;
+    int unsigned icache_ways;
+    int unsigned dcache_bytes;
+    int unsigned dcache_ways;
+    int unsigned dcache_mshrs;
+    int unsigned ccache_bytes;
+    int unsigned ccache_ways;
+    int unsigned l2_bytes;
+    int unsigned l2_ways;
+    int unsigned l2_banks;
+    int unsigned dram_preset;
+    int unsigned dram_channels;
+    int unsigned dram_mts;
+    int unsigned dram_bus_bits;
+    int unsigned dram_latency_ns;
+    int unsigned pcie_gen;
+    int unsigned pcie_lanes;
+    int unsigned host_link_latency_ns;
   } config_t;
 
   localparam config_t ConfigTiny = {32'd1, 32'd8, 32'd8, 32'd16384, 32'd64, 32'd16384, 32'd16384,
-    32'd256, 32'd4, 32'd256, 32'd65536, 32'd16384, 32'd100, 32'd64, 32'd8, 32'd1};
+    32'd256, 32'd4, 32'd256, 32'd65536, 32'd16384, 32'd100, 32'd64, 32'd8, 32'd1, 32'd1, 32'd0,
+    32'd2, 32'd4, 32'd4, 32'd2, 32'd4096, 32'd64, 32'd2, 32'd4096, 32'd2, 32'd4, 32'd2048, 32'd2,
+    32'd65536, 32'd4, 32'd1, 32'd1, 32'd1, 32'd2400, 32'd64, 32'd60, 32'd3, 32'd4, 32'd1000};
   localparam config_t ConfigDefault = {32'd4, 32'd32, 32'd16, 32'd65536, 32'd255, 32'd65536,
-    32'd49152, 32'd1024, 32'd16, 32'd1024, 32'd65536, 32'd65536, 32'd250, 32'd64, 32'd16, 32'd1};
+    32'd49152, 32'd1024, 32'd16, 32'd1024, 32'd65536, 32'd65536, 32'd250, 32'd64, 32'd16, 32'd1,
+    32'd1, 32'd1, 32'd2, 32'd6, 32'd8, 32'd4, 32'd16384, 32'd64, 32'd4, 32'd16384, 32'd4, 32'd8,
+    32'd4096, 32'd2, 32'd524288, 32'd8, 32'd4, 32'd1, 32'd2, 32'd2666, 32'd64, 32'd60, 32'd3, 32'd8,
+    32'd1000};
   localparam config_t ConfigLarge = {32'd16, 32'd48, 32'd32, 32'd65536, 32'd255, 32'd102400,
-    32'd49152, 32'd1024, 32'd32, 32'd4096, 32'd65536, 32'd131072, 32'd300, 32'd128, 32'd32, 32'd0};
+    32'd49152, 32'd1024, 32'd32, 32'd4096, 32'd65536, 32'd131072, 32'd300, 32'd128, 32'd32, 32'd0,
+    32'd2, 32'd1, 32'd2, 32'd6, 32'd16, 32'd8, 32'd32768, 32'd128, 32'd4, 32'd65536, 32'd4, 32'd16,
+    32'd8192, 32'd4, 32'd4194304, 32'd16, 32'd16, 32'd2, 32'd16, 32'd1800, 32'd64, 32'd100, 32'd4,
+    32'd16, 32'd800};
 
   // Configuration tiny: smallest useful GPU: fits an entry-level FPGA
   localparam int unsigned ConfigTinyCores = 1;
@@ -47,6 +83,31 @@ package wf_config_pkg;
   localparam int unsigned ConfigTinyCacheLineBytes = 64;
   localparam int unsigned ConfigTinySharedBanks = 8;
   localparam int unsigned ConfigTinyFp64Iterative = 1;
+  localparam int unsigned ConfigTinyIssueWidth = 1;
+  localparam int unsigned ConfigTinySchedulerPolicy = 0;
+  localparam int unsigned ConfigTinyIbufferDepth = 2;
+  localparam int unsigned ConfigTinyScoreboardEntries = 4;
+  localparam int unsigned ConfigTinyRfBanks = 4;
+  localparam int unsigned ConfigTinyOperandCollectors = 2;
+  localparam int unsigned ConfigTinyIcacheBytes = 4096;
+  localparam int unsigned ConfigTinyIcacheLineBytes = 64;
+  localparam int unsigned ConfigTinyIcacheWays = 2;
+  localparam int unsigned ConfigTinyDcacheBytes = 4096;
+  localparam int unsigned ConfigTinyDcacheWays = 2;
+  localparam int unsigned ConfigTinyDcacheMshrs = 4;
+  localparam int unsigned ConfigTinyCcacheBytes = 2048;
+  localparam int unsigned ConfigTinyCcacheWays = 2;
+  localparam int unsigned ConfigTinyL2Bytes = 65536;
+  localparam int unsigned ConfigTinyL2Ways = 4;
+  localparam int unsigned ConfigTinyL2Banks = 1;
+  localparam int unsigned ConfigTinyDramPreset = 1;
+  localparam int unsigned ConfigTinyDramChannels = 1;
+  localparam int unsigned ConfigTinyDramMts = 2400;
+  localparam int unsigned ConfigTinyDramBusBits = 64;
+  localparam int unsigned ConfigTinyDramLatencyNs = 60;
+  localparam int unsigned ConfigTinyPcieGen = 3;
+  localparam int unsigned ConfigTinyPcieLanes = 4;
+  localparam int unsigned ConfigTinyHostLinkLatencyNs = 1000;
   // Configuration default: the reference configuration: a mid-range UltraScale+ board
   localparam int unsigned ConfigDefaultCores = 4;
   localparam int unsigned ConfigDefaultWarpsPerCore = 32;
@@ -64,6 +125,31 @@ package wf_config_pkg;
   localparam int unsigned ConfigDefaultCacheLineBytes = 64;
   localparam int unsigned ConfigDefaultSharedBanks = 16;
   localparam int unsigned ConfigDefaultFp64Iterative = 1;
+  localparam int unsigned ConfigDefaultIssueWidth = 1;
+  localparam int unsigned ConfigDefaultSchedulerPolicy = 1;
+  localparam int unsigned ConfigDefaultIbufferDepth = 2;
+  localparam int unsigned ConfigDefaultScoreboardEntries = 6;
+  localparam int unsigned ConfigDefaultRfBanks = 8;
+  localparam int unsigned ConfigDefaultOperandCollectors = 4;
+  localparam int unsigned ConfigDefaultIcacheBytes = 16384;
+  localparam int unsigned ConfigDefaultIcacheLineBytes = 64;
+  localparam int unsigned ConfigDefaultIcacheWays = 4;
+  localparam int unsigned ConfigDefaultDcacheBytes = 16384;
+  localparam int unsigned ConfigDefaultDcacheWays = 4;
+  localparam int unsigned ConfigDefaultDcacheMshrs = 8;
+  localparam int unsigned ConfigDefaultCcacheBytes = 4096;
+  localparam int unsigned ConfigDefaultCcacheWays = 2;
+  localparam int unsigned ConfigDefaultL2Bytes = 524288;
+  localparam int unsigned ConfigDefaultL2Ways = 8;
+  localparam int unsigned ConfigDefaultL2Banks = 4;
+  localparam int unsigned ConfigDefaultDramPreset = 1;
+  localparam int unsigned ConfigDefaultDramChannels = 2;
+  localparam int unsigned ConfigDefaultDramMts = 2666;
+  localparam int unsigned ConfigDefaultDramBusBits = 64;
+  localparam int unsigned ConfigDefaultDramLatencyNs = 60;
+  localparam int unsigned ConfigDefaultPcieGen = 3;
+  localparam int unsigned ConfigDefaultPcieLanes = 8;
+  localparam int unsigned ConfigDefaultHostLinkLatencyNs = 1000;
   // Configuration large: a large FPGA or an ASIC-class build: full-width lanes
   localparam int unsigned ConfigLargeCores = 16;
   localparam int unsigned ConfigLargeWarpsPerCore = 48;
@@ -81,6 +167,31 @@ package wf_config_pkg;
   localparam int unsigned ConfigLargeCacheLineBytes = 128;
   localparam int unsigned ConfigLargeSharedBanks = 32;
   localparam int unsigned ConfigLargeFp64Iterative = 0;
+  localparam int unsigned ConfigLargeIssueWidth = 2;
+  localparam int unsigned ConfigLargeSchedulerPolicy = 1;
+  localparam int unsigned ConfigLargeIbufferDepth = 2;
+  localparam int unsigned ConfigLargeScoreboardEntries = 6;
+  localparam int unsigned ConfigLargeRfBanks = 16;
+  localparam int unsigned ConfigLargeOperandCollectors = 8;
+  localparam int unsigned ConfigLargeIcacheBytes = 32768;
+  localparam int unsigned ConfigLargeIcacheLineBytes = 128;
+  localparam int unsigned ConfigLargeIcacheWays = 4;
+  localparam int unsigned ConfigLargeDcacheBytes = 65536;
+  localparam int unsigned ConfigLargeDcacheWays = 4;
+  localparam int unsigned ConfigLargeDcacheMshrs = 16;
+  localparam int unsigned ConfigLargeCcacheBytes = 8192;
+  localparam int unsigned ConfigLargeCcacheWays = 4;
+  localparam int unsigned ConfigLargeL2Bytes = 4194304;
+  localparam int unsigned ConfigLargeL2Ways = 16;
+  localparam int unsigned ConfigLargeL2Banks = 16;
+  localparam int unsigned ConfigLargeDramPreset = 2;
+  localparam int unsigned ConfigLargeDramChannels = 16;
+  localparam int unsigned ConfigLargeDramMts = 1800;
+  localparam int unsigned ConfigLargeDramBusBits = 64;
+  localparam int unsigned ConfigLargeDramLatencyNs = 100;
+  localparam int unsigned ConfigLargePcieGen = 4;
+  localparam int unsigned ConfigLargePcieLanes = 16;
+  localparam int unsigned ConfigLargeHostLinkLatencyNs = 800;
 
   function automatic config_t get_config(config_e which);
     unique case (which)

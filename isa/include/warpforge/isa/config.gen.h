@@ -7,6 +7,34 @@
 
 namespace wf::isa {
 
+/// Values of Config::schedulerPolicy.
+enum class SchedulerPolicy : uint32_t { Lrr, Gto };
+
+constexpr std::string_view name(SchedulerPolicy v) {
+  switch (v) {
+  case SchedulerPolicy::Lrr:
+    return "lrr";
+  case SchedulerPolicy::Gto:
+    return "gto";
+  }
+  return "?";
+}
+
+/// Values of Config::dramPreset.
+enum class DramPreset : uint32_t { Fixed, Ddr4, Hbm2 };
+
+constexpr std::string_view name(DramPreset v) {
+  switch (v) {
+  case DramPreset::Fixed:
+    return "fixed";
+  case DramPreset::Ddr4:
+    return "ddr4";
+  case DramPreset::Hbm2:
+    return "hbm2";
+  }
+  return "?";
+}
+
 /// Parameters of one named GPU configuration.
 struct Config {
   std::string_view name;
@@ -27,12 +55,37 @@ struct Config {
   uint32_t cacheLineBytes; ///< global-memory transaction size used by the coalescer
   uint32_t sharedBanks; ///< shared memory banks (4 bytes wide)
   uint32_t fp64Iterative; ///< 1: FP64 units are multi-cycle (one lane slice), 0: fully pipelined
+  uint32_t issueWidth; ///< warp instructions the scheduler issues per cycle (each from a different warp)
+  SchedulerPolicy schedulerPolicy; ///< warp scheduler pick rule (docs/microarchitecture.md): loose round-robin or greedy-then-oldest
+  uint32_t ibufferDepth; ///< decoded instructions buffered per warp between fetch and issue
+  uint32_t scoreboardEntries; ///< pending register writes a warp may have in flight (scoreboard entries per warp)
+  uint32_t rfBanks; ///< register-file banks (one read and one write port each); a power of two
+  uint32_t operandCollectors; ///< operand collectors: issued instructions gathering their source registers at once
+  uint32_t icacheBytes; ///< instruction cache bytes per core
+  uint32_t icacheLineBytes; ///< instruction cache line bytes
+  uint32_t icacheWays; ///< instruction cache associativity
+  uint32_t dcacheBytes; ///< L1 data cache bytes per core (line: cache_line_bytes)
+  uint32_t dcacheWays; ///< L1 data cache associativity
+  uint32_t dcacheMshrs; ///< L1 data cache outstanding line misses (miss status holding registers)
+  uint32_t ccacheBytes; ///< constant cache bytes per core (line: cache_line_bytes)
+  uint32_t ccacheWays; ///< constant cache associativity
+  uint32_t l2Bytes; ///< L2 cache bytes, shared by all cores (line: cache_line_bytes)
+  uint32_t l2Ways; ///< L2 associativity
+  uint32_t l2Banks; ///< L2 banks, interleaved by line; each takes one request a cycle; a power of two
+  DramPreset dramPreset; ///< DRAM timing model: fixed (latency + bandwidth only) or a device preset with banks, rows and refresh ([dram_timing])
+  uint32_t dramChannels; ///< independent DRAM channels (HBM2: pseudo-channels)
+  uint32_t dramMts; ///< DRAM data rate in mega-transfers per second per pin
+  uint32_t dramBusBits; ///< data bus width of one DRAM channel in bits
+  uint32_t dramLatencyNs; ///< DRAM read latency of an idle channel in ns, controller and PHY included (the fixed model's only latency; the presets add their row timing to the controller share)
+  uint32_t pcieGen; ///< host link: PCIe generation (lane rates in [pcie_lane_mbps])
+  uint32_t pcieLanes; ///< host link: PCIe lanes
+  uint32_t hostLinkLatencyNs; ///< host link: one-way latency of a DMA read request or write in ns
 };
 
 inline constexpr std::array<Config, 3> kConfigs{{
-    {"tiny", "smallest useful GPU: fits an entry-level FPGA", 1, 8, 8, 16384, 64, 16384, 16384, 256, 4, 256, 65536, 16384, 100, 64, 8, 1},
-    {"default", "the reference configuration: a mid-range UltraScale+ board", 4, 32, 16, 65536, 255, 65536, 49152, 1024, 16, 1024, 65536, 65536, 250, 64, 16, 1},
-    {"large", "a large FPGA or an ASIC-class build: full-width lanes", 16, 48, 32, 65536, 255, 102400, 49152, 1024, 32, 4096, 65536, 131072, 300, 128, 32, 0},
+    {"tiny", "smallest useful GPU: fits an entry-level FPGA", 1, 8, 8, 16384, 64, 16384, 16384, 256, 4, 256, 65536, 16384, 100, 64, 8, 1, 1, SchedulerPolicy::Lrr, 2, 4, 4, 2, 4096, 64, 2, 4096, 2, 4, 2048, 2, 65536, 4, 1, DramPreset::Ddr4, 1, 2400, 64, 60, 3, 4, 1000},
+    {"default", "the reference configuration: a mid-range UltraScale+ board", 4, 32, 16, 65536, 255, 65536, 49152, 1024, 16, 1024, 65536, 65536, 250, 64, 16, 1, 1, SchedulerPolicy::Gto, 2, 6, 8, 4, 16384, 64, 4, 16384, 4, 8, 4096, 2, 524288, 8, 4, DramPreset::Ddr4, 2, 2666, 64, 60, 3, 8, 1000},
+    {"large", "a large FPGA or an ASIC-class build: full-width lanes", 16, 48, 32, 65536, 255, 102400, 49152, 1024, 32, 4096, 65536, 131072, 300, 128, 32, 0, 2, SchedulerPolicy::Gto, 2, 6, 16, 8, 32768, 128, 4, 65536, 4, 16, 8192, 4, 4194304, 16, 16, DramPreset::Hbm2, 16, 1800, 64, 100, 4, 16, 800},
 }};
 
 inline constexpr std::string_view kDefaultConfig = "default";
@@ -43,6 +96,51 @@ constexpr const Config *findConfig(std::string_view name) {
     if (c.name == name)
       return &c;
   return nullptr;
+}
+
+/// Bank, row and refresh timing of one DRAM channel of a preset (Config::dramPreset).
+struct DramTiming {
+  DramPreset preset;
+  uint32_t banks;
+  uint32_t rowBytes;
+  uint32_t burstBytes;
+  uint32_t trcdNs;
+  uint32_t tclNs;
+  uint32_t trpNs;
+  uint32_t trasNs;
+  uint32_t trefiNs;
+  uint32_t trfcNs;
+};
+
+inline constexpr std::array<DramTiming, 2> kDramTimings{{
+    {DramPreset::Ddr4, 16, 8192, 64, 14, 14, 14, 32, 7800, 350}, // DDR4 (JEDEC DDR4-2400/2666-class speed bin, x64 channel)
+    {DramPreset::Hbm2, 16, 1024, 32, 14, 14, 14, 33, 3900, 260}, // HBM2 (one pseudo-channel, 64 bits)
+}};
+
+/// The timing of `preset`, or nullptr (DramPreset::Fixed has none).
+constexpr const DramTiming *findDramTiming(DramPreset preset) {
+  for (const DramTiming &t : kDramTimings)
+    if (t.preset == preset)
+      return &t;
+  return nullptr;
+}
+
+/// Usable bandwidth of one PCIe lane of generation `gen` in MB/s (0: unknown generation).
+constexpr uint32_t pcieLaneMBps(uint32_t gen) {
+  switch (gen) {
+  case 1:
+    return 250;
+  case 2:
+    return 500;
+  case 3:
+    return 985;
+  case 4:
+    return 1969;
+  case 5:
+    return 3938;
+  default:
+    return 0;
+  }
 }
 
 /// Device memory map (shared by every configuration).
