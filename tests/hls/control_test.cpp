@@ -1,0 +1,211 @@
+// The core's control decisions in hls/: the warp scheduler's pick (warp_scheduler.h), the
+// scoreboard (scoreboard.h) and the register-file read arbiter (rf_arbiter.h), against the rules of docs/microarchitecture.md worked by hand on
+// small cases, and invariants on random stimulus.
+#include "warpforge/hls/rf_arbiter.h"
+#include "warpforge/hls/scoreboard.h"
+#include "warpforge/hls/warp_scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace wf::hls;
+
+uint64_t bit(unsigned w) { return uint64_t{1} << w; }
+
+TEST(WarpScheduler, LooseRoundRobinSkipsWarpsThatAreNotReady) {
+  WarpScheduler s(8, 1, SchedPolicy::LooseRoundRobin);
+  s.step(0, 0xff);
+  // From reset the pointer sits at warp 7, so warp 0 goes first.
+  EXPECT_EQ(s.step(0xff, 0).warp[0], 0);
+  EXPECT_EQ(s.step(0xff, 0).warp[0], 1);
+  // Warps 2..5 are not ready: the next ready after 1 is 6, then 7, then wrap to 0.
+  EXPECT_EQ(s.step(0xc3, 0).warp[0], 6);
+  EXPECT_EQ(s.step(0xc3, 0).warp[0], 7);
+  EXPECT_EQ(s.step(0xc3, 0).warp[0], 0);
+  // Nothing ready: nothing issues and the pointer stays.
+  EXPECT_FALSE(s.step(0, 0).valid[0]);
+  EXPECT_EQ(s.step(bit(0) | bit(1), 0).warp[0], 1);
+}
+
+TEST(WarpScheduler, GreedyThenOldestStaysWithTheGreedyWarp) {
+  WarpScheduler s(8, 1, SchedPolicy::GreedyThenOldest);
+  s.step(0, bit(5) | bit(6)); // 5 older than 6 (same cycle: lower slot)
+  s.step(0, bit(2));          // 2 younger than both
+  EXPECT_TRUE(s.isOlder(5, 6));
+  EXPECT_TRUE(s.isOlder(6, 2));
+  EXPECT_FALSE(s.isOlder(2, 5));
+  // No greedy warp yet: the oldest ready one.
+  EXPECT_EQ(s.step(bit(2) | bit(6), 0).warp[0], 6);
+  // 6 is greedy and stays while ready, even though 5 is older.
+  EXPECT_EQ(s.step(bit(5) | bit(6), 0).warp[0], 6);
+  // 6 stalls: the oldest ready (5) becomes greedy.
+  EXPECT_EQ(s.step(bit(5) | bit(2), 0).warp[0], 5);
+  EXPECT_EQ(s.step(bit(5) | bit(6) | bit(2), 0).warp[0], 5);
+  // A warp slot re-admitted is the youngest.
+  s.step(0, bit(5));
+  EXPECT_TRUE(s.isOlder(2, 5));
+  EXPECT_EQ(s.step(bit(2) | bit(6), 0).warp[0], 6);
+}
+
+TEST(WarpScheduler, TwoIssueSlotsTakeDifferentWarps) {
+  WarpScheduler lrr(4, 2, SchedPolicy::LooseRoundRobin);
+  lrr.step(0, 0xf);
+  SchedPick p = lrr.step(0xf, 0);
+  EXPECT_EQ(p.warp[0], 0);
+  EXPECT_EQ(p.warp[1], 1);
+  p = lrr.step(0xf, 0); // the pointer is the last slot's warp
+  EXPECT_EQ(p.warp[0], 2);
+  EXPECT_EQ(p.warp[1], 3);
+  p = lrr.step(bit(1), 0);
+  EXPECT_TRUE(p.valid[0]);
+  EXPECT_FALSE(p.valid[1]);
+
+  WarpScheduler gto(4, 2, SchedPolicy::GreedyThenOldest);
+  gto.step(0, bit(3));
+  gto.step(0, bit(1) | bit(2));
+  p = gto.step(0xe, 0); // oldest 3, then the oldest of the rest: 1
+  EXPECT_EQ(p.warp[0], 3);
+  EXPECT_EQ(p.warp[1], 1);
+  p = gto.step(0x6, 0); // greedy 3 not ready: oldest 1, then 2
+  EXPECT_EQ(p.warp[0], 1);
+  EXPECT_EQ(p.warp[1], 2);
+}
+
+TEST(WarpScheduler, PicksAreReadyAndDistinctOnRandomStimulus) {
+  std::mt19937_64 rng(7);
+  for (SchedPolicy pol : {SchedPolicy::LooseRoundRobin, SchedPolicy::GreedyThenOldest}) {
+    for (unsigned width : {1u, 2u}) {
+      WarpScheduler s(48, width, pol);
+      s.step(0, (uint64_t{1} << 48) - 1);
+      for (int i = 0; i < 20000; ++i) {
+        const uint64_t ready = rng() & rng() & ((uint64_t{1} << 48) - 1);
+        const SchedPick p = s.step(ready, 0);
+        const unsigned want = std::min<unsigned>(width, std::popcount(ready));
+        unsigned got = 0;
+        for (unsigned k = 0; k < width; ++k) {
+          if (!p.valid[k])
+            continue;
+          ++got;
+          ASSERT_TRUE((ready >> p.warp[k]) & 1);
+        }
+        ASSERT_EQ(got, want); // work conserving
+        if (width == 2 && got == 2) {
+          ASSERT_NE(p.warp[0], p.warp[1]);
+        }
+      }
+    }
+  }
+}
+
+SbUse use(std::initializer_list<std::pair<uint8_t, uint8_t>> regs, bool writesReg,
+          std::initializer_list<uint8_t> preds = {}, bool writesPred = false) {
+  SbUse u;
+  unsigned k = 0;
+  for (auto [base, count] : regs)
+    u.regs[k++] = SbRegGroup{true, base, count};
+  // Sources in slots 0.., the destination (the list's last, when written) in the last slot.
+  const std::vector<uint8_t> ps(preds);
+  const size_t sources = writesPred ? ps.size() - 1 : ps.size();
+  for (size_t i = 0; i < sources; ++i) {
+    u.predValid[i] = true;
+    u.pred[i] = ps[i];
+  }
+  if (writesPred) {
+    u.predValid[kSbPreds - 1] = true;
+    u.pred[kSbPreds - 1] = ps.back();
+  }
+  u.writesReg = writesReg;
+  u.writesPred = writesPred;
+  return u;
+}
+
+TEST(Scoreboard, RegisterHazardsUntilTheCycleAfterRelease) {
+  Scoreboard sb(4, 2);
+  const std::array<SbRelease, 1> none{};
+  // R4:R5 (a pair) written by warp 1.
+  const SbReserved r = sb.step(none, true, 1, use({{4, 2}, {8, 1}}, true));
+  EXPECT_EQ(r.regEntry, 0);
+  EXPECT_FALSE(sb.ready(1, use({{5, 1}}, false)));          // RAW on the pair's high half
+  EXPECT_FALSE(sb.ready(1, use({{4, 4}}, false)));          // a quad containing it
+  EXPECT_FALSE(sb.ready(1, use({{5, 1}, {0, 1}}, true)));   // WAW
+  EXPECT_TRUE(sb.ready(1, use({{6, 2}, {3, 1}}, true)));    // neighbours
+  EXPECT_TRUE(sb.ready(0, use({{4, 2}}, true)));            // other warps are independent
+  // Release at this edge: not ready during the release cycle, ready after it.
+  const std::array<SbRelease, 1> rel{SbRelease{true, 1, r.regEntry}};
+  EXPECT_FALSE(sb.ready(1, use({{5, 1}}, false)));
+  sb.step(rel, false, 0, SbUse{});
+  EXPECT_TRUE(sb.ready(1, use({{5, 1}}, false)));
+}
+
+TEST(Scoreboard, PredicatesAndFullEntries) {
+  Scoreboard sb(2, 2);
+  const std::array<SbRelease, 1> none{};
+  // An instruction writing R10 and P3 takes both entries, register first.
+  const SbReserved r = sb.step(none, true, 0, use({{10, 1}}, true, {3}, true));
+  EXPECT_EQ(r.regEntry, 0);
+  EXPECT_EQ(r.predEntry, 1);
+  EXPECT_FALSE(sb.ready(0, use({}, false, {3})));  // guard or source P3
+  EXPECT_TRUE(sb.ready(0, use({{11, 1}}, false, {2})));
+  EXPECT_FALSE(sb.ready(0, use({{11, 1}}, true))); // no free entry for a write
+  // Releasing the register entry frees one: a one-write instruction may issue, a two-write not.
+  const std::array<SbRelease, 1> rel{SbRelease{true, 0, 0}};
+  sb.step(rel, false, 0, SbUse{});
+  EXPECT_TRUE(sb.ready(0, use({{11, 1}}, true)));
+  EXPECT_FALSE(sb.ready(0, use({{11, 1}}, true, {4}, true)));
+  // The next write takes the lowest free entry.
+  EXPECT_EQ(sb.step(none, true, 0, use({{12, 1}}, true)).regEntry, 0);
+}
+
+TEST(Scoreboard, AnEntryReleasedThisCycleIsNotReallocatedThisCycle) {
+  Scoreboard sb(1, 2);
+  const std::array<SbRelease, 1> none{};
+  sb.step(none, true, 0, use({{1, 1}}, true)); // entry 0
+  const std::array<SbRelease, 1> rel{SbRelease{true, 0, 0}};
+  // Issue and release in the same cycle: the issue takes entry 1, the free one at cycle start.
+  EXPECT_EQ(sb.step(rel, true, 0, use({{2, 1}}, true)).regEntry, 1);
+  EXPECT_FALSE(sb.entryValid(0, 0));
+  EXPECT_TRUE(sb.entryValid(0, 1));
+}
+
+RfReadRequest reads(std::initializer_list<std::pair<unsigned, uint8_t>> slotBanks) {
+  RfReadRequest r;
+  for (auto [slot, bank] : slotBanks) {
+    r.valid = static_cast<uint8_t>(r.valid | (1u << slot));
+    r.bank[slot] = bank;
+  }
+  return r;
+}
+
+TEST(RfReadArbiter, OldestCollectorThenLowestSlotWinsEachBank) {
+  RfReadArbiter arb(4, 8);
+  std::array<RfReadRequest, kMaxCollectors> none{};
+  arb.step(none, 0b0100); // collector 2 first
+  arb.step(none, 0b0011); // then 0 and 1 together: 0 older than 1
+  EXPECT_TRUE(arb.isOlder(2, 0));
+  EXPECT_TRUE(arb.isOlder(0, 1));
+  std::array<RfReadRequest, kMaxCollectors> req{};
+  req[0] = reads({{0, 3}, {1, 5}});
+  req[1] = reads({{0, 5}, {2, 6}});
+  req[2] = reads({{1, 3}, {4, 3}}); // two slots on bank 3: the lower one first
+  const RfReadGrant g = arb.grant(req);
+  EXPECT_EQ(g.bankValid, (1u << 3) | (1u << 5) | (1u << 6));
+  EXPECT_EQ(g.collector[3], 2); // 2 is older than 0
+  EXPECT_EQ(g.slot[3], 1);
+  EXPECT_EQ(g.collector[5], 0); // 0 is older than 1
+  EXPECT_EQ(g.slot[5], 1);
+  EXPECT_EQ(g.collector[6], 1); // nobody else wants bank 6
+  EXPECT_EQ(g.slotsGranted[0], 0b10);
+  EXPECT_EQ(g.slotsGranted[1], 0b100);
+  EXPECT_EQ(g.slotsGranted[2], 0b10);
+  // Re-allocating collector 2 makes it the youngest.
+  arb.step(none, 0b0100);
+  EXPECT_EQ(arb.grant(req).collector[3], 0);
+}
+
+} // namespace
