@@ -18,6 +18,7 @@ void DramChannel::enqueue(const DramBurst &burst, uint64_t now) {
   assert(!full());
   refreshUpTo(now);
   queue_.push_back(burst);
+  queuedWrites_ += burst.write;
 }
 
 uint64_t DramChannel::earliestDecision() const {
@@ -36,12 +37,17 @@ size_t DramChannel::pick(uint64_t now) const {
   if (params_.policy == DramSchedulerPolicy::Fcfs)
     return 0;
   // First ready: the burst whose data can start first; ties to a row hit, then to the oldest.
+  // No burst's data can start before this; the oldest hit that reaches it is the pick.
+  const unsigned latency = queuedWrites_ ? std::min(params_.tCL, params_.tCWL) : params_.tCL;
+  const uint64_t bound = std::max(anyData_ ? busFreeAt_ : 0, now + latency);
   size_t best = 0;
   uint64_t bestStart = UINT64_MAX;
   bool bestHit = false;
   for (size_t i = 0; i < queue_.size(); ++i) {
     DramIssued plan = this->plan(queue_[i], now);
     bool hit = plan.outcome == RowOutcome::Hit;
+    if (hit && plan.dataStart <= bound)
+      return i;
     if (plan.dataStart < bestStart || (plan.dataStart == bestStart && hit && !bestHit)) {
       best = i;
       bestStart = plan.dataStart;
@@ -184,6 +190,7 @@ DramIssued DramChannel::decide(uint64_t now) {
   size_t index = pick(now);
   DramBurst burst = queue_[index];
   queue_.erase(queue_.begin() + std::ptrdiff_t(index));
+  queuedWrites_ -= burst.write;
   DramIssued issued = plan(burst, now);
   commit(burst, issued);
   anyDecision_ = true;

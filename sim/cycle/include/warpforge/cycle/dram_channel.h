@@ -102,6 +102,7 @@ private:
   DramParams params_;
   std::vector<Rank> ranks_;
   std::deque<DramBurst> queue_; ///< arrival order
+  size_t queuedWrites_ = 0;
   DramChannelCounters counters_;
 
   bool anyDecision_ = false;
