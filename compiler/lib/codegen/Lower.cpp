@@ -395,6 +395,17 @@ private:
   void lowerFns(const ptx::Instruction &I);
   void lowerDot(const ptx::Instruction &I);
   void lowerVabsdiff4(const ptx::Instruction &I);
+  // Scalar instructions of PTX ISA 8.x that real programs (Thrust, CUB) use.
+  void lowerMul24(const ptx::Instruction &I);
+  void lowerBmsk(const ptx::Instruction &I);
+  void lowerSzext(const ptx::Instruction &I);
+  void lowerSlct(const ptx::Instruction &I);
+  void lowerCvtPack(const ptx::Instruction &I);
+  void lowerElect(const ptx::Instruction &I);
+  // cp.async and mbarrier.
+  Opnd sharedAddress(const ptx::Operand &AddrOp, ptx::Space S);
+  void lowerCpAsync(const ptx::Instruction &I);
+  void lowerMbarrier(const ptx::Instruction &I);
 
   void add64(Opnd D, Opnd A, Opnd B, bool Sub) {
     Opnd C = vp();
@@ -769,6 +780,19 @@ void Lowering::setupFrame() {
 
 /// Instructions lowered to a compare-and-swap loop on the containing 32-bit word.
 static bool needsCasLoop(const ptx::Instruction &I) {
+  switch (I.op) {
+  case Op::MbarrierArrive: // the arrive-on operations: a 64-bit CAS loop on the object
+  case Op::MbarrierArriveExpectTx:
+  case Op::MbarrierArriveNoComplete:
+  case Op::MbarrierArriveDrop:
+  case Op::MbarrierArriveDropExpectTx:
+  case Op::MbarrierArriveDropNoComplete:
+  case Op::MbarrierCompleteTx:
+  case Op::CpAsyncMbarrierArriveNoinc:
+    return true;
+  default:
+    break;
+  }
   Type T = I.type(0);
   if (I.op == Op::Atom && I.has(Mod::Cas) && bits(T) == 16)
     return true;
@@ -943,6 +967,19 @@ void Lowering::lowerInst(const ptx::Instruction &I) {
     return lowerDot(I);
   case Op::Vabsdiff4:
     return lowerVabsdiff4(I);
+  case Op::Mul24:
+  case Op::Mad24:
+    return lowerMul24(I);
+  case Op::Bmsk:
+    return lowerBmsk(I);
+  case Op::Szext:
+    return lowerSzext(I);
+  case Op::Slct:
+    return lowerSlct(I);
+  case Op::CvtPack:
+    return lowerCvtPack(I);
+  case Op::ElectSync:
+    return lowerElect(I);
   case Op::Popc:
   case Op::Clz:
   case Op::Brev:
@@ -1022,7 +1059,27 @@ void Lowering::lowerInst(const ptx::Instruction &I) {
   case Op::CpAsyncCommitGroup:
   case Op::CpAsyncWaitGroup:
   case Op::CpAsyncWaitAll:
+  case Op::CpAsyncMbarrierArrive:
     return;
+  case Op::CpAsync:
+    return lowerCpAsync(I);
+  case Op::MbarrierInit:
+  case Op::MbarrierInval:
+  case Op::MbarrierArrive:
+  case Op::MbarrierArriveExpectTx:
+  case Op::MbarrierArriveNoComplete:
+  case Op::MbarrierArriveDrop:
+  case Op::MbarrierArriveDropExpectTx:
+  case Op::MbarrierArriveDropNoComplete:
+  case Op::MbarrierExpectTx:
+  case Op::MbarrierCompleteTx:
+  case Op::MbarrierTestWait:
+  case Op::MbarrierTestWaitParity:
+  case Op::MbarrierTryWait:
+  case Op::MbarrierTryWaitParity:
+  case Op::MbarrierPendingCount:
+  case Op::CpAsyncMbarrierArriveNoinc:
+    return lowerMbarrier(I);
   case Op::Atom:
     return lowerAtom(I, false);
   case Op::Red:
@@ -3400,6 +3457,412 @@ void Lowering::lowerAssert(const ptx::Instruction &I, const ptx::Function &Calle
   St(offsetof(RuntimeArea, assertFunction), Func, isa::MemSize::B64);
   Guard = Saved;
   E(Opcode::TRAP, {Opnd::imm32(1)});
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar instructions of PTX ISA 8.x (mul24, mad24, bmsk, szext, slct, cvt.pack, elect.sync)
+//===----------------------------------------------------------------------===//
+
+void Lowering::lowerMul24(const ptx::Instruction &I) {
+  // t = a[23:0] * b[23:0] (48 bits); lo: t[31:0], hi: t[47:16]; mad24 adds c to that word.
+  const auto &O = I.operands;
+  bool S = isSignedT(I.type(0));
+  auto Ty = uint32_t(S ? isa::ITy32::S32 : isa::ITy32::U32);
+  bool Mad = I.op == Op::Mad24;
+  bool Hi = I.has(Mod::Hi);
+  if (I.has(Mod::Sat) && (!Hi || !S))
+    return unsupported("saturation exists only as mad24.hi.sat.s32");
+  auto In24 = [&](const ptx::Operand &X) {
+    Opnd D = v32();
+    Inst &B = E(Opcode::BFE, {D, src32(X), imm(24 << 8)});
+    setMod(B, "ty", Ty);
+    return D;
+  };
+  Opnd A = In24(O[1]), Bv = In24(O[2]);
+  Opnd P = v32();
+  if (Hi) {
+    Opnd W = v64();
+    Inst &X = E(Opcode::IMULWIDE, {W, A, Bv});
+    setMod(X, "ty", Ty);
+    Inst &Sh = E(Opcode::SHF, {P, lo(W), hi(W), imm(16)});
+    setMod(Sh, "dir", uint32_t(isa::ShfDir::R));
+  } else {
+    E(Opcode::IMUL, {P, A, Bv});
+  }
+  if (!Mad) {
+    mov32(dst32(O[0]), P);
+    return;
+  }
+  Opnd C = src32(O[3]);
+  if (!I.has(Mod::Sat)) {
+    E(Opcode::IADD, {dst32(O[0]), P, C, Opnd::pt(), Opnd::pt()});
+    return;
+  }
+  // Signed overflow of P + C: both operands' signs differ from the sum's.
+  Opnd R = v32();
+  E(Opcode::IADD, {R, P, C, Opnd::pt(), Opnd::pt()});
+  Opnd Ovf = icmpI(lop3(R, P, C, 0x18), 0, isa::ICmp::LT, true);
+  Opnd Neg = icmpI(P, 0, isa::ICmp::LT, true);
+  Opnd Lim = sel32(imm(INT32_MIN), imm(INT32_MAX), Neg);
+  E(Opcode::SEL, {dst32(O[0]), Lim, R, Ovf});
+}
+
+void Lowering::lowerBmsk(const ptx::Instruction &I) {
+  // d = ~0 << pos & ~(~0 << (pos + width)). SHL gives 0 for amounts above 31, which covers the
+  // PTX overflow cases: clamp limits pos and width to 32 (pos 32: no mask; width 32: up to bit
+  // 31), wrap takes both modulo 32; a zero width gives two equal masks, so d = 0.
+  const auto &O = I.operands;
+  bool Clamp = I.has(Mod::Clamp);
+  auto Limit = [&](Opnd X) {
+    return Clamp ? minmax32(X, imm(32), false, false) : lopI(X, 31, isa::LogicOp::AND);
+  };
+  Opnd Pos = Limit(src32(O[1])), Wid = Limit(src32(O[2]));
+  Opnd End = v32();
+  E(Opcode::IADD, {End, Pos, Wid, Opnd::pt(), Opnd::pt()});
+  Opnd Ones = imm(-1);
+  E(Opcode::LOP3, {dst32(O[0]), lopShl(Ones, Pos), lopShl(Ones, End), Opnd::rz(),
+                   Opnd::imm32(0x30)}); // a & ~b
+}
+
+void Lowering::lowerSzext(const ptx::Instruction &I) {
+  // BFE from bit 0 with the width: length 0 gives 0, length 32 gives a (szext.clamp with b >= 32),
+  // and the signed form replicates bit width-1.
+  const auto &O = I.operands;
+  Opnd B = src32(O[2]);
+  Opnd N = I.has(Mod::Clamp) ? minmax32(B, imm(32), false, false)
+                             : lopI(B, 31, isa::LogicOp::AND);
+  Opnd Packed = v32();
+  E(Opcode::SHL_I, {Packed, N, Opnd::imm32(8)});
+  Inst &X = E(Opcode::BFE, {dst32(O[0]), src32(O[1]), Packed});
+  setMod(X, "ty", uint32_t(isSignedT(I.type(0)) ? isa::ITy32::S32 : isa::ITy32::U32));
+}
+
+void Lowering::lowerSlct(const ptx::Instruction &I) {
+  // d = c >= 0 ? a : b; an f32 c compares ordered (NaN selects b, -0 selects a).
+  const auto &O = I.operands;
+  Type T = I.type(0);
+  Opnd P = vp();
+  if (I.type(1) == Type::F32) {
+    Inst &X = E(Opcode::FSETP, {P, src32(O[3]), Opnd::rz(), Opnd::pt()});
+    setMod(X, "cmp", uint32_t(isa::FCmp::GE));
+    setMod(X, "ftz", I.has(Mod::Ftz));
+  } else {
+    Inst &X = E(Opcode::ISETP_I, {P, src32(O[3]), Opnd::imm32(0)});
+    setMod(X, "cmp", uint32_t(isa::ICmp::GE));
+    setMod(X, "ty", uint32_t(isa::ITy32::S32));
+  }
+  if (bits(T) == 64) {
+    Opnd A = src64(O[1]), Bv = src64(O[2]), R = v64();
+    E(Opcode::SEL, {lo(R), lo(A), lo(Bv), P});
+    E(Opcode::SEL, {hi(R), hi(A), hi(Bv), P});
+    mov64(dst(O[0]), R);
+    return;
+  }
+  E(Opcode::SEL, {dst32(O[0]), src32(O[1], T), src32(O[2], T), P});
+}
+
+void Lowering::lowerCvtPack(const ptx::Instruction &I) {
+  // Clamp a and b to the narrow type (I2I.SAT); b goes in the low element, a above it. The 8-bit
+  // forms fill bits 31:16 with c[15:0], so two of them chain into four bytes.
+  const auto &O = I.operands;
+  Type DT = I.type(0);
+  auto IT = intType(DT);
+  if (!IT || bits(DT) > 16 || O.size() < 3)
+    return unsupported("type");
+  auto Narrow = [&](const ptx::Operand &X) {
+    Opnd D = v32();
+    Inst &C = E(Opcode::I2I, {D, src32(X)});
+    setMod(C, "dst", uint32_t(*IT));
+    setMod(C, "src", uint32_t(isa::IntType::S32));
+    setMod(C, "sat", 1);
+    return D;
+  };
+  Opnd TA = Narrow(O[1]), TB = Narrow(O[2]);
+  if (bits(DT) == 16) {
+    E(Opcode::PRMT, {dst32(O[0]), TB, TA, imm(0x5410)});
+    return;
+  }
+  if (O.size() < 4)
+    return unsupported("the 8-bit forms take the operand c");
+  Opnd Low = v32();
+  E(Opcode::PRMT, {Low, TB, TA, imm(0x0040)});
+  E(Opcode::PRMT, {dst32(O[0]), Low, src32(O[3]), imm(0x5410)});
+}
+
+void Lowering::lowerElect(const ptx::Instruction &I) {
+  // The leader is the lowest active lane of the member mask: VOTE ballot of true, masked, then
+  // BREV and CLZ find its lane; p is set where that lane is the thread's own.
+  const auto &O = I.operands;
+  const ptx::Operand &Mk = O[1];
+  if (Mk.kind == ptx::OperandKind::Imm)
+    E(Opcode::WARPSYNC, {Opnd::rz(), Opnd::imm32(Mk.imm)});
+  else
+    E(Opcode::WARPSYNC, {src32(Mk), Opnd::imm32(0)});
+  Opnd Bal = v32();
+  Inst &V = E(Opcode::VOTE, {Bal, Opnd::pt(), Opnd::pt()});
+  setMod(V, "fn", uint32_t(isa::VoteOp::ANY));
+  Opnd Members = lop3(Bal, src32(Mk), Opnd::rz(), 0xC0);
+  Opnd Rev = v32(), Leader = v32();
+  E(Opcode::BREV, {Rev, Members});
+  E(Opcode::CLZ, {Leader, Rev});
+  const ptx::Operand *D = &O[0], *P = nullptr;
+  if (O[0].kind == ptx::OperandKind::Pair) {
+    D = &O[0].elems[0];
+    P = &O[0].elems[1];
+  }
+  if (D->kind != ptx::OperandKind::Sink)
+    mov32(dst32(*D), Leader);
+  if (P && P->kind != ptx::OperandKind::Sink) {
+    Opnd Lane = v32();
+    E(Opcode::S2R, {Lane, Opnd::imm32(int64_t(isa::SReg::LANEID))});
+    Inst &C = E(Opcode::ISETP, {dst(*P), Leader, Lane, Opnd::pt()});
+    setMod(C, "cmp", uint32_t(isa::ICmp::EQ));
+    setMod(C, "ty", uint32_t(isa::ITy::U32));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// cp.async and mbarrier (cuda::barrier, cuda::pipeline, memcpy_async)
+//===----------------------------------------------------------------------===//
+
+Opnd Lowering::sharedAddress(const ptx::Operand &AddrOp, ptx::Space S) {
+  // A 32-bit shared-window offset with the operand's displacement folded in; generic addresses
+  // (no state space) go through CVTA.
+  if (AddrOp.kind != ptx::OperandKind::Address) {
+    unsupported("address operand");
+    return Opnd::rz();
+  }
+  int64_t Off = AddrOp.imm;
+  const ptx::Operand *BaseOp = AddrOp.elems.empty() ? nullptr : &AddrOp.elems[0];
+  bool Generic = S == ptx::Space::None;
+  Opnd A;
+  if (BaseOp && BaseOp->kind == ptx::OperandKind::Symbol) {
+    ptx::Operand Sy = *BaseOp;
+    Sy.imm += Off;
+    Off = 0;
+    if (Generic)
+      Generic = !(Sy.symKind == ptx::SymbolKind::Global &&
+                  M.globals[Sy.index].space == ptx::Space::Shared) &&
+                !(Sy.symKind == ptx::SymbolKind::Local &&
+                  PF.locals[Sy.index].space == ptx::Space::Shared);
+    A = Generic ? src64(Sy) : src32(Sy);
+  } else if (BaseOp && BaseOp->kind == ptx::OperandKind::Reg) {
+    A = Generic ? src64(*BaseOp) : src32(*BaseOp);
+  } else {
+    A = Generic ? imm64(uint64_t(Off)) : imm(Off);
+    Off = 0;
+  }
+  if (Generic) {
+    Opnd R = v32();
+    Inst &X = E(Opcode::CVTA, {R, A});
+    setMod(X, "dir", uint32_t(isa::CvtaDir::FROMGEN));
+    setMod(X, "space", uint32_t(isa::Space::SHARED));
+    A = R;
+  }
+  if (Off) {
+    Opnd R = v32();
+    E(Opcode::IADD_I, {R, A, Opnd::imm32(Off)});
+    A = R;
+  }
+  return A;
+}
+
+void Lowering::lowerCpAsync(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  if (O[2].kind != ptx::OperandKind::Imm || (O[2].imm != 4 && O[2].imm != 8 && O[2].imm != 16))
+    return unsupported("cp-size must be 4, 8 or 16");
+  unsigned Size = unsigned(O[2].imm);
+  Opnd Dst = sharedAddress(O[0], ptx::Space::Shared);
+  // The source: a global address (register or variable) plus the displacement.
+  const ptx::Operand &SrcOp = O[1];
+  if (SrcOp.kind != ptx::OperandKind::Address || SrcOp.elems.empty())
+    return unsupported("source address");
+  ptx::Operand Base = SrcOp.elems[0];
+  int64_t SrcOff = SrcOp.imm;
+  if (Base.kind == ptx::OperandKind::Symbol) {
+    Base.imm += SrcOff;
+    SrcOff = 0;
+  }
+  Opnd Src = src64(Base);
+  if (SrcOff > INT32_MAX || SrcOff < INT32_MIN)
+    return unsupported("address offset out of range");
+  // How many source bytes to read: all, or src-size (the rest is zero-filled), or none when
+  // ignore-src is true.
+  std::optional<Opnd> Count;
+  if (O.size() > 3) {
+    const ptx::Operand &N = O[3];
+    bool IsPred = N.kind == ptx::OperandKind::Reg && F.regClass(vr(N.reg)) == RegClass::Pred;
+    if (IsPred)
+      Count = sel32(Opnd::rz(), imm(Size), predSrc(N));
+    else if (N.kind != ptx::OperandKind::Imm || uint64_t(N.imm) < Size)
+      Count = src32(N);
+  }
+  if (!Count) {
+    isa::MemSize Sz = Size == 4 ? isa::MemSize::B32 : Size == 8 ? isa::MemSize::B64
+                                                                : isa::MemSize::B128;
+    Opnd V = Opnd::vreg(nv(Size == 4 ? RegClass::R32 : Size == 8 ? RegClass::R64 : RegClass::R128));
+    Inst &L = E(Opcode::LDG, {V, addr(Src, SrcOff)});
+    setMod(L, "size", uint32_t(Sz));
+    Inst &S = E(Opcode::STS, {addr(Dst, 0), V});
+    setMod(S, "size", uint32_t(Sz));
+    return;
+  }
+  // Byte by byte: byte k comes from the source when k < count, else it is zero.
+  for (unsigned K = 0; K < Size; ++K) {
+    Opnd B = v32(), P = icmpI(*Count, K, isa::ICmp::GT, false);
+    mov32(B, Opnd::rz());
+    Opnd G = P;
+    if (Guard.kind == OpndKind::VReg) {
+      G = vp();
+      E(Opcode::PLOP3, {G, P, Guard, Opnd::pt(), Opnd::imm32(0xC0)});
+    }
+    Opnd Saved = Guard;
+    Guard = G;
+    Inst &L = E(Opcode::LDG, {B, addr(Src, SrcOff + K)});
+    setMod(L, "size", uint32_t(isa::MemSize::U8));
+    Guard = Saved;
+    Inst &S = E(Opcode::STS, {addr(Dst, K), B});
+    setMod(S, "size", uint32_t(isa::MemSize::U8));
+  }
+}
+
+void Lowering::lowerMbarrier(const ptx::Instruction &I) {
+  // The object (see InstrTable.def): low word = pending count, high word = expected count in
+  // bits 20:0 and the phase number in bits 31:21.
+  constexpr uint32_t kPhaseShift = 21, kExpectedMask = (1u << kPhaseShift) - 1;
+  const auto &O = I.operands;
+  ptx::Space S = I.space();
+  auto Membar = [&] {
+    Inst &X = E(Opcode::MEMBAR);
+    setMod(X, "scope", uint32_t(isa::Scope::CTA));
+  };
+  auto AtomicAdd = [&](Opnd A, Opnd V) {
+    Inst &X = E(Opcode::ATOM, {Opnd::rz(), A, V, Opnd::rz()});
+    setMod(X, "fn", uint32_t(isa::AtomOp::ADD));
+    setMod(X, "ty", uint32_t(isa::AtomType::U32));
+    setMod(X, "space", uint32_t(isa::AtomSpace::SHARED));
+  };
+  switch (I.op) {
+  case Op::MbarrierInit: {
+    Opnd A = sharedAddress(O[0], S);
+    Opnd Cnt = lopI(src32(O[1]), kExpectedMask, isa::LogicOp::AND);
+    Opnd V = v64();
+    mov32(lo(V), Cnt);
+    mov32(hi(V), Cnt);
+    Inst &X = E(Opcode::STS, {addr(A, 0), V});
+    setMod(X, "size", uint32_t(isa::MemSize::B64));
+    return;
+  }
+  case Op::MbarrierInval: {
+    Opnd A = sharedAddress(O[0], S);
+    Opnd V = v64();
+    mov32(lo(V), Opnd::rz());
+    mov32(hi(V), Opnd::rz());
+    Inst &X = E(Opcode::STS, {addr(A, 0), V});
+    setMod(X, "size", uint32_t(isa::MemSize::B64));
+    return;
+  }
+  case Op::MbarrierExpectTx: {
+    AtomicAdd(sharedAddress(O[0], S), src32(O[1]));
+    return;
+  }
+  case Op::MbarrierPendingCount: {
+    Opnd St = src64(O[1]);
+    mov32(dst32(O[0]), lo(St));
+    return;
+  }
+  case Op::MbarrierTestWait:
+  case Op::MbarrierTestWaitParity:
+  case Op::MbarrierTryWait:
+  case Op::MbarrierTryWaitParity: {
+    bool Parity = I.op == Op::MbarrierTestWaitParity || I.op == Op::MbarrierTryWaitParity;
+    Opnd A = sharedAddress(O[1], S);
+    Opnd Word = v32();
+    Inst &L = E(Opcode::LDS, {Word, addr(A, 4)});
+    setMod(L, "size", uint32_t(isa::MemSize::B32));
+    Opnd Diff;
+    if (Parity) {
+      Opnd Ph = v32();
+      Inst &Sh = E(Opcode::SHR_I, {Ph, Word, Opnd::imm32(kPhaseShift)});
+      setMod(Sh, "ty", uint32_t(isa::ITy32::U32));
+      Diff = lopI(lop3(Ph, src32(O[2]), Opnd::rz(), 0x3C), 1, isa::LogicOp::AND);
+    } else {
+      Opnd St = src64(O[2]);
+      Diff = lopI(lop3(Word, hi(St), Opnd::rz(), 0x3C), ~kExpectedMask, isa::LogicOp::AND);
+    }
+    Inst &C = E(Opcode::ISETP_I, {dst(O[0]), Diff, Opnd::imm32(0)});
+    setMod(C, "cmp", uint32_t(isa::ICmp::NE));
+    setMod(C, "ty", uint32_t(isa::ITy32::U32));
+    if (!I.has(Mod::Relaxed))
+      Membar();
+    return;
+  }
+  default:
+    break;
+  }
+  // Arrive-on operations: arrive, arrive_drop (with expect_tx or noComplete), complete_tx and
+  // cp.async.mbarrier.arrive.noinc. One ATOM.CAS.64 loop takes Count from the pending count and
+  // Drop from the expected count; the arrival that brings the pending count to zero reloads it
+  // from the expected count and advances the phase.
+  bool HasState = I.op != Op::MbarrierCompleteTx && I.op != Op::CpAsyncMbarrierArriveNoinc;
+  const ptx::Operand &AddrOp = HasState ? O[1] : O[0];
+  Opnd A = sharedAddress(AddrOp, S);
+  bool Drop = I.op == Op::MbarrierArriveDrop || I.op == Op::MbarrierArriveDropExpectTx ||
+              I.op == Op::MbarrierArriveDropNoComplete;
+  bool ExpectTx = I.op == Op::MbarrierArriveExpectTx || I.op == Op::MbarrierArriveDropExpectTx;
+  Opnd Count = imm(1);
+  if (I.op == Op::MbarrierCompleteTx)
+    Count = src32(O[1]);
+  else if (HasState && !ExpectTx && O.size() > 2)
+    Count = src32(O[2]);
+  if (!I.has(Mod::Relaxed) && I.op != Op::MbarrierCompleteTx)
+    Membar();
+  if (ExpectTx)
+    AtomicAdd(A, src32(O[2]));
+  Opnd DropBy = Drop ? Count : Opnd::rz();
+  uint32_t Loop = LoopBlock.at(&I);
+  Opnd Old = v64(), Retry = vp();
+  Inst &Ld = E(Opcode::LDS, {Old, addr(A, 0)});
+  setMod(Ld, "size", uint32_t(isa::MemSize::B64));
+  {
+    Opnd G = Guard;
+    Guard = Opnd::pt();
+    Inst &X = E(Opcode::ISETP_I, {Retry, Opnd::rz(), Opnd::imm32(0)});
+    setMod(X, "cmp", uint32_t(isa::ICmp::NE));
+    Guard = G;
+  }
+  Cur = Loop;
+  Opnd Pending = sub32(lo(Old), Count);
+  Opnd HiWord = sub32(hi(Old), DropBy);
+  Opnd Expected = lopI(HiWord, kExpectedMask, isa::LogicOp::AND);
+  Opnd Done = icmpI(Pending, 0, isa::ICmp::EQ, false);
+  Opnd NextPhase = v32();
+  E(Opcode::IADD_I, {NextPhase, HiWord, Opnd::imm32(int64_t(1u << kPhaseShift))});
+  Opnd New = v64();
+  E(Opcode::SEL, {lo(New), Expected, Pending, Done});
+  E(Opcode::SEL, {hi(New), NextPhase, HiWord, Done});
+  Opnd Got = v64();
+  Inst &Cas = E(Opcode::ATOM, {Got, A, Old, New});
+  setMod(Cas, "fn", uint32_t(isa::AtomOp::CAS));
+  setMod(Cas, "ty", uint32_t(isa::AtomType::U64));
+  setMod(Cas, "space", uint32_t(isa::AtomSpace::SHARED));
+  Inst &Rt = E(Opcode::ISETP, {Retry, Got, Old, Opnd::pt()});
+  setMod(Rt, "cmp", uint32_t(isa::ICmp::NE));
+  setMod(Rt, "ty", uint32_t(isa::ITy::U64));
+  Opnd Result = v64(); // the state: pending count after this arrival, phase word before it
+  mov32(lo(Result), lo(New));
+  mov32(hi(Result), hi(Got));
+  mov32(lo(Old), lo(Got));
+  mov32(hi(Old), hi(Got));
+  {
+    Opnd G = Guard;
+    Guard = Retry;
+    E(Opcode::BRA, {Opnd::block(Loop)});
+    Guard = G;
+  }
+  Cur = Loop + 1;
+  if (HasState && O[0].kind != ptx::OperandKind::Sink)
+    mov64(dst(O[0]), Result);
 }
 
 } // namespace
