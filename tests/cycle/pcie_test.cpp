@@ -206,3 +206,48 @@ TEST(PlatformStats, CountWhatMovedAndDumpAsJson) {
 
 } // namespace
 } // namespace wf::cycle
+
+namespace wf::cycle {
+namespace {
+
+// Every named configuration builds a platform whose figures agree with the configuration's own:
+// DRAM peak = MT/s x bus bytes x channels, the link = [pcie_lane_mbps] x lanes, and a cache line
+// goes to channel line index mod dram_channels.
+TEST(PlatformConfig, EveryNamedConfigurationBuilds) {
+  for (const isa::Config &config : isa::kConfigs) {
+    SCOPED_TRACE(std::string(config.name));
+    Result<PlatformParams> r = PlatformParams::fromConfig(config);
+    if (config.dramPreset == isa::DramPreset::Fixed) {
+      EXPECT_FALSE(r);
+      continue;
+    }
+    ASSERT_TRUE(r) << r.error;
+    const PlatformParams &p = *r.value;
+    const double dramPeak = double(config.dramMts) * 1e6 * config.dramBusBits / 8 * config.dramChannels;
+    EXPECT_NEAR(p.dram.peakBytesPerSecond() / dramPeak, 1.0, 0.001);
+    const double link = double(isa::pcieLaneMBps(config.pcieGen)) * 1e6 * config.pcieLanes;
+    EXPECT_NEAR(p.pcie.linkBytesPerSecond() / link, 1.0, 0.001);
+    EXPECT_GE(p.dram.capacityBytes(), uint64_t(config.globalMemMib) << 20);
+    EXPECT_EQ(p.pcie.linkLatencyNs, double(config.hostLinkLatencyNs));
+    for (uint64_t line : {0ull, 1ull, 5ull, 1000003ull}) {
+      DramCoordinates c = decodeAddress(p.dram, line * config.cacheLineBytes);
+      EXPECT_EQ(c.channel, line % config.dramChannels);
+      EXPECT_EQ(encodeAddress(p.dram, c), line * config.cacheLineBytes);
+    }
+  }
+}
+
+TEST(PlatformConfig, Ddr4AtAnotherRateRoundsTheSameNanoseconds) {
+  Result<DramParams> r = DramParams::fromDevice("ddr4", 2666, 64, 1, 0);
+  ASSERT_TRUE(r) << r.error;
+  // 13.32 ns at 750 ps is 17.76 clocks: 18-18-18, DDR4-2666's speed bin; CWL 14.
+  EXPECT_EQ(r.value->tCL, 18u);
+  EXPECT_EQ(r.value->tRCD, 18u);
+  EXPECT_EQ(r.value->tCWL, 14u);
+  EXPECT_FALSE(DramParams::fromDevice("ddr5", 4800, 64, 1, 0));
+  EXPECT_FALSE(DramParams::fromDevice("hbm2", 1800, 128, 8, 0));
+  EXPECT_FALSE(DramParams::fromDevice("ddr4", 2400, 64, 1, 64ull << 30)); // more than 16 GiB
+}
+
+} // namespace
+} // namespace wf::cycle

@@ -1,5 +1,6 @@
 #include "warpforge/cycle/dram_params.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace wf::cycle {
@@ -22,28 +23,33 @@ unsigned clocksAtLeast(unsigned n, double ns, uint32_t tCKps) {
   return c > n ? c : n;
 }
 
-// DDR4-2400 x64 RDIMM of 8 Gb x8 devices, 2 ranks (16 GiB), as on the Alveo U250/U280. Values from
-// JEDEC JESD79-4B (DDR4 SDRAM): speed bin DDR4-2400R (CL-nRCD-nRP 16-16-16, tAA = tRCD = tRP =
-// 13.32 ns), the 2400 column of the timing-parameters-by-speed-bin table for 1 KB pages (x8), and
-// tRFC1/tREFI for 8 Gb at normal temperature. A x8 device has 4 bank groups of 4 banks, 65536 rows
-// and a 1 KB page; eight devices make an 8 KB rank row and a 64-bit bus, BL8: 64 bytes a burst.
-DramParams ddr4_2400() {
+/// DRAM clock period in whole picoseconds for a data rate in MT/s (two transfers a clock).
+uint32_t clockPeriodPs(unsigned mts) { return uint32_t(2000000u / mts); }
+
+// DDR4 of 8 Gb x8 devices, 2 ranks, at `mts` MT/s. Values from JEDEC JESD79-4B (DDR4 SDRAM):
+// tAA = tRCD = tRP = 13.32 ns (speed bin DDR4-2400R, 16-16-16; the same nanoseconds give
+// 18-18-18 at 2666), CWL by speed bin (1 tCK write preamble), the timing-parameters-by-speed-bin
+// table for 1 KB pages (x8) in its max(nCK, ns) form, and tRFC1/tREFI for 8 Gb at normal
+// temperature. A x8 device has 4 bank groups of 4 banks, 65536 rows and a 1 KB page; busBits / 8
+// devices make the rank (64 bits: eight devices, an 8 KB rank row, 16 GiB in two ranks). BL8.
+DramParams ddr4(std::string name, unsigned mts, unsigned busBits) {
   DramParams p;
-  p.name = "ddr4-2400";
+  p.name = std::move(name);
   p.channels = 1;
   p.ranks = 2;
   p.bankGroups = 4;
   p.banksPerGroup = 4;
   p.rows = 65536;
-  p.busBytes = 8;
+  p.busBytes = busBits / 8;
   p.burstLength = 8;
-  p.burstsPerRow = 8192 / p.burstBytes();
-  p.tCKps = 833; // 1200 MHz
+  p.burstsPerRow = 1024 * (busBits / 8) / p.burstBytes();
+  p.channelInterleaveBytes = p.burstBytes();
+  p.tCKps = clockPeriodPs(mts); // 833 ps at 2400
   const uint32_t ck = p.tCKps;
-  p.tCL = 16;
-  p.tRCD = 16;
-  p.tRP = 16;
-  p.tCWL = 12;                           // CWL for 2400 with a 1 tCK write preamble
+  p.tCL = clocks(13.32, ck);
+  p.tRCD = clocks(13.32, ck);
+  p.tRP = clocks(13.32, ck);
+  p.tCWL = mts <= 1600 ? 9 : mts <= 1866 ? 10 : mts <= 2133 ? 11 : mts <= 2400 ? 12 : mts <= 2666 ? 14 : 16;
   p.tRAS = clocks(32.0, ck);             // 32 ns
   p.tRRD_S = clocksAtLeast(4, 3.3, ck);  // 1 KB page
   p.tRRD_L = clocksAtLeast(4, 4.9, ck);
@@ -65,25 +71,27 @@ DramParams ddr4_2400() {
 // pseudo-channels with their own banks, BL4 (32 bytes a burst), a 1 KB page, 16 banks in 4 bank
 // groups. The Alveo U55C and U280 run their stacks at 900 MHz (1.8 Gb/s a pin), 2 stacks x 8
 // channels x 2 = 32 pseudo-channels, 460.8 GB/s (Xilinx PG276, AXI HBM controller). The core
-// timings are those of 8 Gb HBM2 dies in JESD235A's timing table, rounded up to whole clocks;
-// a given vendor's die may be a clock or two faster.
-DramParams hbm2(const char *name, uint64_t totalBytes) {
+// timings are those of 8 Gb HBM2 dies in JESD235A's timing table in nanoseconds, rounded up to
+// whole clocks (at 900 MHz: RL 14, WL 7); a given vendor's die may be a clock or two faster.
+DramParams hbm2(std::string name, unsigned mts, unsigned channels, uint64_t totalBytes) {
   DramParams p;
-  p.name = name;
-  p.channels = 32;
+  p.name = std::move(name);
+  p.channels = channels;
   p.ranks = 1;
   p.bankGroups = 4;
   p.banksPerGroup = 4;
   p.busBytes = 8;
   p.burstLength = 4;
   p.burstsPerRow = 1024 / p.burstBytes();
-  p.rows = totalBytes / (p.channels * p.banksPerRank() * p.rowBytes());
-  p.tCKps = 1111; // 900 MHz
+  p.channelInterleaveBytes = p.burstBytes();
+  p.rows = std::bit_ceil(std::max<uint64_t>(
+      1, totalBytes / (uint64_t(p.channels) * p.banksPerRank() * p.rowBytes())));
+  p.tCKps = clockPeriodPs(mts); // 1111 ps at 1800
   const uint32_t ck = p.tCKps;
   p.tRCD = clocks(14.0, ck);
   p.tRP = clocks(14.0, ck);
-  p.tCL = 14; // read latency
-  p.tCWL = 7; // write latency
+  p.tCL = clocks(15.5, ck); // read latency
+  p.tCWL = clocks(7.7, ck); // write latency
   p.tRAS = clocks(33.0, ck);
   p.tRRD_S = clocks(4.0, ck);
   p.tRRD_L = clocks(6.0, ck);
@@ -108,11 +116,11 @@ std::vector<std::string> DramParams::presetNames() { return {"ddr4-2400", "hbm2-
 Result<DramParams> DramParams::fromPreset(const std::string &presetName) {
   DramParams p;
   if (presetName == "ddr4-2400")
-    p = ddr4_2400();
+    p = ddr4("ddr4-2400", 2400, 64);
   else if (presetName == "hbm2-u55c")
-    p = hbm2("hbm2-u55c", 16ull << 30);
+    p = hbm2("hbm2-u55c", 1800, 32, 16ull << 30);
   else if (presetName == "hbm2-u280")
-    p = hbm2("hbm2-u280", 8ull << 30);
+    p = hbm2("hbm2-u280", 1800, 32, 8ull << 30);
   else {
     std::string known;
     for (const std::string &n : presetNames())
@@ -125,10 +133,42 @@ Result<DramParams> DramParams::fromPreset(const std::string &presetName) {
   return {p, {}};
 }
 
+Result<DramParams> DramParams::fromDevice(const std::string &device, unsigned mts,
+                                          unsigned busBits, unsigned channels,
+                                          uint64_t minCapacityBytes) {
+  if (mts < 200 || mts > 6400)
+    return Result<DramParams>::fail("DRAM data rate " + std::to_string(mts) +
+                                    " MT/s is outside 200..6400");
+  DramParams p;
+  if (device == "ddr4") {
+    if (busBits % 8 != 0 || !isPow2(busBits / 8) || busBits > 64)
+      return Result<DramParams>::fail("DDR4: bus width must be 8, 16, 32 or 64 bits (x8 devices)");
+    p = ddr4("ddr4-" + std::to_string(mts), mts, busBits);
+    p.channels = channels;
+  } else if (device == "hbm2") {
+    if (busBits != 64)
+      return Result<DramParams>::fail("HBM2: only 64-bit pseudo-channels are modelled");
+    p = hbm2("hbm2-" + std::to_string(mts), mts, channels, minCapacityBytes);
+  } else {
+    return Result<DramParams>::fail("unknown DRAM device '" + device + "' (known: ddr4, hbm2)");
+  }
+  if (auto why = p.validate())
+    return Result<DramParams>::fail(*why);
+  if (p.capacityBytes() < minCapacityBytes)
+    return Result<DramParams>::fail("DRAM '" + p.name + "' holds " +
+                                    std::to_string(p.capacityBytes() >> 20) + " MiB, less than " +
+                                    std::to_string(minCapacityBytes >> 20) + " MiB");
+  return {p, {}};
+}
+
 std::optional<std::string> DramParams::validate() const {
   if (!isPow2(channels) || !isPow2(ranks) || !isPow2(bankGroups) || !isPow2(banksPerGroup) ||
       !isPow2(rows) || !isPow2(burstsPerRow) || !isPow2(busBytes) || !isPow2(burstLength))
     return "DRAM '" + name + "': organization counts must be powers of two";
+  if (!isPow2(channelInterleaveBytes) || channelInterleaveBytes < burstBytes() ||
+      channelInterleaveBytes > rowBytes())
+    return "DRAM '" + name + "': the channel interleave must be a power of two from one burst "
+                             "to one row";
   if (burstLength < 2)
     return "DRAM '" + name + "': burst length must be at least 2 beats";
   if (tCKps == 0 || tRCD == 0 || tCL == 0 || tRP == 0 || tRAS == 0 || tCCD_S == 0 ||
@@ -144,6 +184,7 @@ std::optional<std::string> DramParams::validate() const {
 }
 
 DramCoordinates decodeAddress(const DramParams &p, uint64_t address) {
+  const uint64_t lowColumns = p.channelInterleaveBytes / p.burstBytes();
   DramCoordinates c;
   uint64_t a = address >> log2u(p.burstBytes());
   auto take = [&a](uint64_t count) {
@@ -151,9 +192,10 @@ DramCoordinates decodeAddress(const DramParams &p, uint64_t address) {
     a >>= log2u(count);
     return v;
   };
+  uint64_t low = take(lowColumns);
   c.channel = unsigned(take(p.channels));
   c.bankGroup = unsigned(take(p.bankGroups));
-  c.column = unsigned(take(p.burstsPerRow));
+  c.column = unsigned(take(p.burstsPerRow / lowColumns) * lowColumns + low);
   c.bank = unsigned(take(p.banksPerGroup));
   c.row = take(p.rows);
   c.rank = unsigned(take(p.ranks));
@@ -161,13 +203,15 @@ DramCoordinates decodeAddress(const DramParams &p, uint64_t address) {
 }
 
 uint64_t encodeAddress(const DramParams &p, const DramCoordinates &c) {
+  const uint64_t lowColumns = p.channelInterleaveBytes / p.burstBytes();
   uint64_t a = c.rank;
   auto put = [&a](uint64_t count, uint64_t v) { a = (a << log2u(count)) | (v & (count - 1)); };
   put(p.rows, c.row);
   put(p.banksPerGroup, c.bank);
-  put(p.burstsPerRow, c.column);
+  put(p.burstsPerRow / lowColumns, c.column / lowColumns);
   put(p.bankGroups, c.bankGroup);
   put(p.channels, c.channel);
+  put(lowColumns, c.column % lowColumns);
   return a << log2u(p.burstBytes());
 }
 

@@ -28,6 +28,31 @@ Result<PlatformParams> PlatformParams::fromPresets(const std::string &dram,
   return {params, {}};
 }
 
+Result<PlatformParams> PlatformParams::fromConfig(const isa::Config &config) {
+  const std::string where = "configuration '" + std::string(config.name) + "': ";
+  if (config.dramPreset == isa::DramPreset::Fixed)
+    return Result<PlatformParams>::fail(where + "the fixed-latency DRAM model is not in the "
+                                                "platform yet (docs/cycle-model.md)");
+  Result<DramParams> dram =
+      DramParams::fromDevice(std::string(isa::name(config.dramPreset)), config.dramMts,
+                             config.dramBusBits, config.dramChannels,
+                             uint64_t(config.globalMemMib) << 20);
+  if (!dram)
+    return Result<PlatformParams>::fail(where + dram.error);
+  dram.value->channelInterleaveBytes = config.cacheLineBytes;
+  Result<PcieParams> pcie = PcieParams::fromPreset("gen" + std::to_string(config.pcieGen) + "x" +
+                                                   std::to_string(config.pcieLanes));
+  if (!pcie)
+    return Result<PlatformParams>::fail(where + pcie.error);
+  pcie.value->linkLatencyNs = config.hostLinkLatencyNs;
+  PlatformParams params;
+  params.dram = *dram.value;
+  params.pcie = *pcie.value;
+  if (auto why = params.validate())
+    return Result<PlatformParams>::fail(where + *why);
+  return {params, {}};
+}
+
 Platform::Platform(sc_core::sc_module_name name, const PlatformParams &params)
     : sc_module(name), cardMemory(params.dram.capacityBytes()),
       dram("dram", params.dram, cardMemory),

@@ -37,6 +37,10 @@ struct DramParams {
   unsigned burstsPerRow = 128; ///< column bursts in one row (the page size / burst bytes)
   unsigned busBytes = 8;      ///< data bus width of one channel in bytes
   unsigned burstLength = 8;   ///< beats per burst (BL)
+  /// Bytes of consecutive addresses in one channel before the next channel (a multiple of the
+  /// burst, at most a row): the burst size spreads a stream widest, a cache line keeps each
+  /// line in one channel (channel = line index mod channels).
+  unsigned channelInterleaveBytes = 64;
 
   // Clock.
   uint32_t tCKps = 833; ///< DRAM clock period in picoseconds (data rate = 2 / tCK)
@@ -85,10 +89,16 @@ struct DramParams {
   /// "hbm2-u55c", "hbm2-u280" (the HBM2 stacks as 32 pseudo-channels). Unknown names are errors.
   static Result<DramParams> fromPreset(const std::string &presetName);
   static std::vector<std::string> presetNames();
+  /// A device ("ddr4" or "hbm2") at a data rate in MT/s, with `channels` channels of `busBits`
+  /// each, holding at least `minCapacityBytes`: what a named configuration (isa/config.toml)
+  /// selects. Timings in nanoseconds are rounded to the clock of that data rate.
+  static Result<DramParams> fromDevice(const std::string &device, unsigned mts, unsigned busBits,
+                                       unsigned channels, uint64_t minCapacityBytes);
 };
 
 /// Where one burst lives. The mapping, from the least significant address bit up: byte in burst,
-/// channel, bank group, column burst, bank, row, rank (docs/cycle-model.md explains the choice).
+/// burst within the channel interleave (low column bits), channel, bank group, the rest of the
+/// column, bank, row, rank (docs/cycle-model.md explains the choice).
 struct DramCoordinates {
   unsigned channel = 0, rank = 0, bankGroup = 0, bank = 0; ///< bank: within its bank group
   uint64_t row = 0;

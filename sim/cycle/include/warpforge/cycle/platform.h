@@ -9,6 +9,7 @@
 #include "warpforge/cycle/dram_controller.h"
 #include "warpforge/cycle/pcie.h"
 #include "warpforge/cycle/stats.h"
+#include "warpforge/isa/config.gen.h"
 
 namespace wf::cycle {
 
@@ -21,6 +22,11 @@ struct PlatformParams {
   std::optional<std::string> validate() const;
   /// Presets by name, e.g. ("ddr4-2400", "gen3x16").
   static Result<PlatformParams> fromPresets(const std::string &dram, const std::string &pcie);
+  /// What a named configuration selects (isa/config.toml): dram_preset, dram_channels, dram_mts,
+  /// dram_bus_bits, global_mem_mib (the least capacity), cache_line_bytes (the channel
+  /// interleave: channel = line index mod dram_channels), pcie_gen, pcie_lanes and
+  /// host_link_latency_ns (the link's one-way latency).
+  static Result<PlatformParams> fromConfig(const isa::Config &config);
 };
 
 class Platform : public sc_core::sc_module {
