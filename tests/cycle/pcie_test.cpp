@@ -251,3 +251,23 @@ TEST(PlatformConfig, Ddr4AtAnotherRateRoundsTheSameNanoseconds) {
 
 } // namespace
 } // namespace wf::cycle
+
+namespace wf::cycle {
+namespace {
+
+TEST(DmaEngine, CardAddressPastTheMemoryFailsAndTheEngineGoesOn) {
+  PlatformParams p = params("ddr4-2400", "gen3x4");
+  Bench bench("bench", p);
+  const uint64_t end = p.dram.capacityBytes();
+  bench.body = [&](Bench &b) {
+    // The last 4 KiB of the descriptor lie past the end of card memory.
+    b.transfer({DmaDirection::CardToHost, 0, end - 4096, 8192});
+    b.transfer({DmaDirection::CardToHost, 0, 0, 4096});
+  };
+  sc_start();
+  EXPECT_EQ(bench.platform.dma.errors(DmaDirection::CardToHost), 4096 / p.dma.cardRequestBytes);
+  EXPECT_EQ(bench.platform.dma.completed(DmaDirection::CardToHost), 2u);
+}
+
+} // namespace
+} // namespace wf::cycle
