@@ -4,6 +4,7 @@
 #include "warpforge/isa/config.gen.h"
 #include "warpforge/isa/device.gen.h"
 #include "warpforge/module/wfx.h"
+#include "warpforge/stats/stats.h"
 
 #include <bit>
 #include <cstring>
@@ -145,11 +146,19 @@ public:
       std::cerr << "warpforge emu: kernel fault: " << result.fault->describe() << "\n";
       status = kExitFailure;
     }
-    if (values_.count("stats"))
+    if (values_.count("stats")) {
       std::cerr << fmt::format("kernel '{}': {} blocks, {} warp instructions, {} thread "
                                "instructions, {} cycles\n",
                                kernel_->name, result.blocks, result.warpInsts, result.threadInsts,
                                result.cycles);
+      std::string statsPath = values_["stats"].as<std::string>();
+      if (!statsPath.empty()) {
+        if (std::string why = stats::writeJsonFile(device.stats(), statsPath); !why.empty()) {
+          std::cerr << "warpforge emu: " << why << "\n";
+          status = kExitFailure;
+        }
+      }
+    }
     // Buffers are shown even after a fault: what the kernel wrote before it stopped.
     if (!writeOutputs())
       status = kExitFailure;
@@ -495,8 +504,10 @@ int runEmu(const std::vector<std::string> &args) {
                                          "host threads running the cores")(
       "trace", po::value<std::string>()->value_name("FILE"),
       "write the commit trace (one line per warp instruction) to FILE")(
-      "watchdog", po::value<std::string>()->value_name("N"),
-      "fault after N warp instructions")("stats", "print instruction and cycle counts to stderr");
+      "watchdog", po::value<std::string>()->value_name("N"), "fault after N warp instructions")(
+      "stats", po::value<std::string>()->implicit_value("")->value_name("[=FILE]"),
+      "print instruction and cycle counts to stderr; with =FILE also write every statistic "
+      "(names, units, descriptions, values) to FILE as JSON");
   po::variables_map values;
   if (!parseCommandLine(args, line, values))
     return kExitOk;

@@ -2,8 +2,6 @@
 
 #include "engine.h"
 
-#include "trace.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -198,7 +196,7 @@ bool Block::tryComplete(unsigned id) {
 
 void Block::release(unsigned id) {
   CtaBarrier &bar = bars[id];
-  TraceWriter *trace = core->launch->trace.get();
+  CommitRecorder *recorder = core->launch->recorder.get();
   for (uint32_t i = 0; i < numWarps; ++i) {
     uint32_t lanes = bar.waiting[i];
     if (!lanes)
@@ -213,8 +211,8 @@ void Block::release(unsigned id) {
       uint32_t *row = w.row(bar.rdRow[i]);
       for (uint32_t m = lanes; m; m &= m - 1)
         row[firstLane(m)] = value;
-      if (trace && bar.rdRow[i] < core->launch->program.regsPerThread)
-        trace->release(w, bar.barPc[i], lanes, bar.rdRow[i]);
+      if (recorder && bar.rdRow[i] < core->launch->program.regsPerThread)
+        recorder->release(w, bar.barPc[i], lanes, bar.rdRow[i]);
     }
     w.makeRunnable(lanes);
   }
@@ -227,72 +225,80 @@ void Block::release(unsigned id) {
 
 void Core::admit() {
   Launch &L = *launch;
-  const LaunchDesc &desc = L.desc;
-  const uint32_t rows = L.program.rows;
   while (nextBlock < L.totalBlocks) {
     uint32_t freeSlots = uint32_t(std::count(slots.begin(), slots.end(), nullptr));
     if (freeSlots < L.warpsPerBlock || freeRegs < L.regsPerBlock || freeShared < L.sharedBytes ||
         freeBlockSlots == 0)
       return;
-    std::unique_ptr<Block> owned;
-    if (!spare.empty()) {
-      owned = std::move(spare.back());
-      spare.pop_back();
-    } else {
-      owned = std::make_unique<Block>();
-    }
-    Block &b = *owned;
     uint64_t n = nextBlock;
     nextBlock += L.cores.size();
-    freeRegs -= L.regsPerBlock;
-    freeShared -= L.sharedBytes;
-    --freeBlockSlots;
-
-    b.core = this;
-    b.linear = n;
-    b.idx = Dim3{uint32_t(n % desc.grid.x), uint32_t((n / desc.grid.x) % desc.grid.y),
-                 uint32_t(n / (uint64_t(desc.grid.x) * desc.grid.y))};
-    b.threads = L.threadsPerBlock;
-    b.numWarps = L.warpsPerBlock;
-    b.liveWarps = b.numWarps;
-    b.idleWarps = 0;
-    b.regs.assign(size_t(b.numWarps) * rows * kWarpSize, 0u);
-    b.shared.assign(L.sharedBytes, 0);
-    b.local.assign(size_t(b.threads) * desc.localBytes, 0);
-    b.warps.assign(b.numWarps, Warp{});
-    b.slots.clear();
-    // A released barrier leaves its masks cleared: only a barrier left in use (arrivals that
-    // never completed) or a new block size needs resetting.
-    for (CtaBarrier &bar : b.bars) {
-      if (!bar.inUse && bar.arrived.size() == b.numWarps)
-        continue;
-      bar.inUse = false;
-      bar.arrived.assign(b.numWarps, 0u);
-      bar.waiting.assign(b.numWarps, 0u);
-      bar.rdRow.assign(b.numWarps, 0);
-      bar.redOp.assign(b.numWarps, 0);
-      bar.barPc.assign(b.numWarps, 0u);
-    }
-    uint32_t slot = 0;
-    for (uint32_t i = 0; i < b.numWarps; ++i) {
-      Warp &w = b.warps[i];
-      w.regs = b.regs.data() + size_t(i) * rows * kWarpSize;
-      w.preds[kPredTrue] = kAllLanes;
-      uint32_t lanesHere = std::min<uint32_t>(kWarpSize, b.threads - i * kWarpSize);
-      w.valid = lanesHere == kWarpSize ? kAllLanes : (1u << lanesHere) - 1;
-      w.exited = ~w.valid;
-      w.group = w.valid;
-      w.groupPc = desc.entryPc;
-      w.block = &b;
-      w.index = i;
-      while (slots[slot])
-        ++slot;
-      w.slot = slot;
-      slots[slot] = &w;
-      b.slots.push_back(slot);
-    }
-    resident.push_back(std::move(owned));
+    admitBlock(n);
   }
+}
+
+Block &Core::admitBlock(uint64_t n) {
+  Launch &L = *launch;
+  const LaunchDesc &desc = L.desc;
+  const uint32_t rows = L.program.rows;
+  std::unique_ptr<Block> owned;
+  if (!spare.empty()) {
+    owned = std::move(spare.back());
+    spare.pop_back();
+  } else {
+    owned = std::make_unique<Block>();
+  }
+  Block &b = *owned;
+  freeRegs -= L.regsPerBlock; // wraps only for blocks a Stepper forces in; it never reads them
+  freeShared -= L.sharedBytes;
+  --freeBlockSlots;
+
+  b.core = this;
+  b.linear = n;
+  b.idx = Dim3{uint32_t(n % desc.grid.x), uint32_t((n / desc.grid.x) % desc.grid.y),
+               uint32_t(n / (uint64_t(desc.grid.x) * desc.grid.y))};
+  b.threads = L.threadsPerBlock;
+  b.numWarps = L.warpsPerBlock;
+  b.liveWarps = b.numWarps;
+  b.idleWarps = 0;
+  b.regs.assign(size_t(b.numWarps) * rows * kWarpSize, 0u);
+  b.shared.assign(L.sharedBytes, 0);
+  b.local.assign(size_t(b.threads) * desc.localBytes, 0);
+  b.warps.assign(b.numWarps, Warp{});
+  b.slots.clear();
+  // A released barrier leaves its masks cleared: only a barrier left in use (arrivals that
+  // never completed) or a new block size needs resetting.
+  for (CtaBarrier &bar : b.bars) {
+    if (!bar.inUse && bar.arrived.size() == b.numWarps)
+      continue;
+    bar.inUse = false;
+    bar.arrived.assign(b.numWarps, 0u);
+    bar.waiting.assign(b.numWarps, 0u);
+    bar.rdRow.assign(b.numWarps, 0);
+    bar.redOp.assign(b.numWarps, 0);
+    bar.barPc.assign(b.numWarps, 0u);
+  }
+  uint32_t slot = 0;
+  for (uint32_t i = 0; i < b.numWarps; ++i) {
+    Warp &w = b.warps[i];
+    w.regs = b.regs.data() + size_t(i) * rows * kWarpSize;
+    w.preds[kPredTrue] = kAllLanes;
+    uint32_t lanesHere = std::min<uint32_t>(kWarpSize, b.threads - i * kWarpSize);
+    w.valid = lanesHere == kWarpSize ? kAllLanes : (1u << lanesHere) - 1;
+    w.exited = ~w.valid;
+    w.group = w.valid;
+    w.groupPc = desc.entryPc;
+    w.block = &b;
+    w.index = i;
+    while (slot < slots.size() && slots[slot])
+      ++slot;
+    if (slot == slots.size())
+      slots.push_back(nullptr); // only a Stepper oversubscribes a core
+    w.slot = slot;
+    slots[slot] = &w;
+    b.slots.push_back(slot);
+  }
+  resident.push_back(std::move(owned));
+  return b;
 }
 
 void Core::retire(Block &block) {
@@ -397,8 +403,8 @@ Launch::Launch(Device &dev, const LaunchDesc &d, const RunOptions &opts, Program
   passes = std::max<uint32_t>(1, kWarpSize / config.lanes);
   global = dev.memory().host(dev.memory().base());
   globalSize = dev.memory().size();
-  if (options.trace)
-    trace = std::make_unique<TraceWriter>(*options.trace);
+  if (options.trace || options.commit)
+    recorder = std::make_unique<CommitRecorder>(program, options.trace, options.commit);
   for (uint32_t i = 0; i < config.cores; ++i) {
     auto core = std::make_unique<Core>();
     core->launch = this;
@@ -473,8 +479,8 @@ void Launch::runCores(const std::vector<Core *> &mine) {
 
 LaunchResult Launch::run() {
   unsigned threads = std::max(1u, std::min<unsigned>(options.hostThreads, config.cores));
-  if (trace || options.pcProfile)
-    threads = 1; // the trace is one ordered stream; the profile counters are not atomic
+  if (recorder || options.pcProfile)
+    threads = 1; // records are one ordered stream; the profile counters are not atomic
   if (threads == 1) {
     std::vector<Core *> all;
     for (auto &c : cores)
@@ -491,8 +497,8 @@ LaunchResult Launch::run() {
     for (std::thread &th : pool)
       th.join();
   }
-  if (trace)
-    trace->flush();
+  if (recorder)
+    recorder->flush();
 
   LaunchResult result;
   result.fault = fault_;

@@ -17,7 +17,7 @@
 #pragma once
 
 #include "decode.h"
-#include "trace.h"
+#include "recorder.h"
 #include "warpforge/func/device.h"
 
 #include <array>
@@ -31,7 +31,8 @@
 
 namespace wf::func {
 
-inline constexpr unsigned kWarpSize = 32;
+inline constexpr unsigned kWarpSize = isa::kWarpSize;
+static_assert(kWarpSize == 32, "lane masks are 32-bit words");
 inline constexpr uint32_t kAllLanes = ~0u;
 /// Warp instructions a warp runs before its core moves on to the next warp.
 inline constexpr uint32_t kWarpSlice = 64;
@@ -152,6 +153,9 @@ struct Core {
 
   /// Admits pending blocks while resources allow.
   void admit();
+  /// Makes block `linear` resident (warp slots, registers, shared memory). The caller has
+  /// checked that it fits, or steps warps by hand (Stepper): then the core's slots grow as needed.
+  Block &admitBlock(uint64_t linear);
   /// One round-robin pass over the resident warps. False when the core has nothing left to do.
   bool round();
   void retire(Block &block);
@@ -179,7 +183,7 @@ public:
   uint32_t passes; ///< cycles a warp instruction takes (32 / lanes)
   uint8_t *global;
   uint64_t globalSize;
-  std::unique_ptr<TraceWriter> trace;
+  std::unique_ptr<CommitRecorder> recorder; ///< commit records and the text trace, when asked for
 
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> warpInstsTotal{0};
@@ -189,12 +193,16 @@ public:
   void raise(const Warp &w, const PendingFault &fault);
   /// Reports a deadlock of `block`.
   void raiseDeadlock(Block &block);
+  const std::optional<Fault> &fault() const { return fault_; }
 
 private:
   void runCores(const std::vector<Core *> &mine);
   std::mutex faultMutex_;
   std::optional<Fault> fault_;
 };
+
+/// Why `desc` cannot run on the device, or an empty string.
+std::string checkLaunch(const isa::Config &config, const Memory &memory, const LaunchDesc &desc);
 
 /// Runs up to `budget` warp instructions of `w` (execute.cpp). On StopReason::Fault the fault
 /// is in `fault`.

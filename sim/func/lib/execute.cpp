@@ -5,14 +5,14 @@
 // every lane into a temporary and blend the lanes that execute into the destination (the loops
 // vectorize; a full mask is a plain copy). Expensive or side-effecting work (memory, atomics,
 // hls calls outside the host fast path) iterates over the set bits of the execution mask, in lane
-// order. The loop is instantiated twice: without tracing (the fast one) and with.
+// order. The loop is instantiated twice: without commit records (the fast one) and with.
 //
 //===----------------------------------------------------------------------===//
 
 #include "arith.h"
 #include "engine.h"
+#include "recorder.h"
 #include "texture.h"
-#include "trace.h"
 
 #include <fmt/format.h>
 
@@ -169,21 +169,6 @@ inline uint32_t satLanes32(uint32_t exec, uint32_t *d) {
 // --- memory ---------------------------------------------------------------------------------
 
 enum class MemSpace : uint8_t { Global, Shared, Local, Const, Param };
-
-char spaceLetter(MemSpace s) {
-  switch (s) {
-  case MemSpace::Global:
-    return 'G';
-  case MemSpace::Shared:
-    return 'S';
-  case MemSpace::Local:
-    return 'L';
-  case MemSpace::Const:
-    return 'C';
-  default:
-    return 'P';
-  }
-}
 
 const char *spaceName(MemSpace s) {
   switch (s) {
@@ -544,8 +529,8 @@ template <bool kTrace>
   uint32_t *const R = w.regs;
   uint32_t *const P = w.preds;
   Block &blk = *w.block;
-  // The instrumented instantiation traces and/or counts executions per instruction.
-  TraceWriter *const tr = kTrace ? L.trace.get() : nullptr;
+  // The instrumented instantiation records commits and/or counts executions per instruction.
+  CommitRecorder *const tr = kTrace ? L.recorder.get() : nullptr;
   uint64_t *const profile = kTrace ? L.options.pcProfile : nullptr;
   const MemCtx mem{L.global,           L.globalSize,
                    blk.shared.data(),  uint32_t(blk.shared.size()),
@@ -786,7 +771,14 @@ template <bool kTrace>
       alignas(64) uint32_t lo[kWarpSize], hi[kWarpSize];
       SpecialContext ctx{desc,   L.config, blk.idx, w.index,
                          w.slot, core.id,  mask,    L.startCycle + cycle};
-      unsigned words = specialRegister(isa::SReg(get(in, fld::S2R::sr)), ctx, lo, hi);
+      const auto sr = isa::SReg(get(in, fld::S2R::sr));
+      unsigned words = specialRegister(sr, ctx, lo, hi);
+      if constexpr (kTrace) {
+        if (tr && isNondeterministic(sr)) {
+          tr->injectSpecial(sr, exec, lo, words == 2 ? hi : nullptr);
+          tr->special(sr, exec, lo, hi);
+        }
+      }
       blend(exec, d, lo);
       if (words == 2)
         blend(exec, d + kWarpSize, hi);
@@ -1093,6 +1085,18 @@ template <bool kTrace>
       const unsigned bytes = in.memBytes;
       const uint32_t off = in.imm;
       const uint64_t off64 = uint64_t(int64_t(int32_t(off)));
+      // The bytes a lane loads: memory, or the reference's under injection; recorded.
+      auto loaded = [&](unsigned l, const Access &acc) WF_LAMBDA_INLINE -> const uint8_t * {
+        const uint8_t *src = acc.host;
+        if constexpr (kTrace) {
+          if (tr) {
+            if (const uint8_t *injected = tr->injectedLoad(l, bytes))
+              src = injected;
+            tr->load(l, uint8_t(acc.space), acc.offset, bytes, src);
+          }
+        }
+        return src;
+      };
       // One loop per space, each lane in order: resolve, check, load.
       auto load = [&](auto address, auto resolve) WF_LAMBDA_INLINE -> bool {
         if (bytes <= 4) {
@@ -1105,7 +1109,7 @@ template <bool kTrace>
               memFault(acc, l, addr, bytes, false);
               return false;
             }
-            loadWords(acc.host, size, &t[l]);
+            loadWords(loaded(l, acc), size, &t[l]);
           }
           for (uint32_t m = exec; m; m &= m - 1)
             d[firstLane(m)] = t[firstLane(m)];
@@ -1122,7 +1126,7 @@ template <bool kTrace>
             return false;
           }
           uint32_t v[4];
-          loadWords(acc.host, size, v);
+          loadWords(loaded(l, acc), size, v);
           for (unsigned k = 0; k < words; ++k)
             t[k][l] = v[k];
         }
@@ -1194,7 +1198,7 @@ template <bool kTrace>
             uint32_t v[4];
             for (unsigned k = 0; k < 4; ++k)
               v[k] = src[k * kWarpSize + l];
-            tr->memWrite(l, spaceLetter(acc.space), acc.offset, bytes, v);
+            tr->store(l, uint8_t(acc.space), acc.offset, bytes, v);
           }
         }
         if (bytes <= 4) {
@@ -1269,17 +1273,42 @@ template <bool kTrace>
       for (uint32_t m = exec; m; m &= m - 1) {
         unsigned l = firstLane(m);
         bool sharedWithOthers = concurrent && accs[l].space == MemSpace::Global;
+        // Under injection the old value is the reference's and the store follows from it.
+        uint64_t injected = 0;
+        bool inject = false;
+        if constexpr (kTrace)
+          inject = tr && tr->injectedAtom(l, injected);
         if (bytes == 4) {
           uint32_t stored;
-          old[l] = atomRmw<uint32_t>(accs[l].host, sharedWithOthers, fn, ty, b[l], c[l], stored);
-          if (kTrace && tr)
-            tr->memWrite(l, spaceLetter(accs[l].space), accs[l].offset, 4, &stored);
+          if (inject) {
+            old[l] = uint32_t(injected);
+            stored = atomNew<uint32_t>(fn, ty, uint32_t(injected), b[l], c[l]);
+            std::memcpy(accs[l].host, &stored, 4);
+          } else {
+            old[l] = atomRmw<uint32_t>(accs[l].host, sharedWithOthers, fn, ty, b[l], c[l], stored);
+          }
+          if constexpr (kTrace) {
+            if (tr) {
+              tr->atom(l, 4, old[l]);
+              tr->store(l, uint8_t(accs[l].space), accs[l].offset, 4, &stored);
+            }
+          }
         } else {
           uint64_t stored;
-          old[l] = atomRmw<uint64_t>(accs[l].host, sharedWithOthers, fn, ty, pairAt(b, l),
-                                     pairAt(c, l), stored);
-          if (kTrace && tr)
-            tr->memWrite(l, spaceLetter(accs[l].space), accs[l].offset, 8, &stored);
+          if (inject) {
+            old[l] = injected;
+            stored = atomNew<uint64_t>(fn, ty, injected, pairAt(b, l), pairAt(c, l));
+            std::memcpy(accs[l].host, &stored, 8);
+          } else {
+            old[l] = atomRmw<uint64_t>(accs[l].host, sharedWithOthers, fn, ty, pairAt(b, l),
+                                       pairAt(c, l), stored);
+          }
+          if constexpr (kTrace) {
+            if (tr) {
+              tr->atom(l, 8, old[l]);
+              tr->store(l, uint8_t(accs[l].space), accs[l].offset, 8, &stored);
+            }
+          }
         }
       }
       for (uint32_t m = exec; m; m &= m - 1) {
@@ -1633,8 +1662,10 @@ template <bool kTrace>
       goto faulted;
     }
 
-    if (kTrace && tr)
-      tr->commit(w, in, exec);
+    if constexpr (kTrace) {
+      if (tr)
+        tr->commit(w, in, exec);
+    }
     pc = next;
     if (mask == 0) [[unlikely]] {
       // The group waits or has exited: the lowest-pc runnable lanes go next.
@@ -1677,7 +1708,7 @@ runWarpFast(Launch &L, Core &core, Warp &w, uint32_t budget, PendingFault &fault
 } // namespace
 
 StopReason runWarp(Launch &L, Core &core, Warp &w, uint32_t budget, PendingFault &fault) {
-  if (L.trace || L.options.pcProfile)
+  if (L.recorder || L.options.pcProfile)
     return runWarpImpl<true>(L, core, w, budget, fault);
   return runWarpFast(L, core, w, budget, fault);
 }

@@ -367,7 +367,7 @@ struct CommitPart {
   uint8_t kind; ///< a commit part kind
   uint8_t space; ///< memory parts: the space (isa.toml `Space`: GLOBAL 0, SHARED 1, LOCAL 2, CONST 3, PARAM 4)
   uint16_t index; ///< REG: register; PRED: predicate; SREG: special register (isa.toml `SReg`)
-  uint16_t size; ///< bytes of data per lane: the access size, 4 for REG, 8 for ATOM and SREG
+  uint16_t size; ///< bytes of data per lane: the access size; 4 for REG; ATOM and SREG: the value's width, 4 or 8 (the element is a u64)
   uint16_t stride; ///< bytes of one lane's element in the payload
   uint32_t lanes; ///< lanes that have an element, lowest first
   uint32_t value; ///< PRED: the predicate restricted to `lanes`; otherwise 0

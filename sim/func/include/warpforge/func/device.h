@@ -4,7 +4,9 @@
 // device memory and describes a launch; the emulator runs the grid and reports a fault or success.
 #pragma once
 
+#include "warpforge/func/commit.h"
 #include "warpforge/isa/config.gen.h"
+#include "warpforge/stats/stats.h"
 
 #include <cstdint>
 #include <functional>
@@ -15,6 +17,8 @@
 #include <vector>
 
 namespace wf::func {
+
+class Launch;
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
@@ -74,10 +78,13 @@ struct RunOptions {
   /// Fault when the launch executes more warp instructions than this.
   uint64_t watchdogWarpInsts = 1ull << 32;
   /// Host threads running the cores (each host thread owns every hostThreads-th core; more than
-  /// `cores` are not used). Tracing forces one.
+  /// `cores` are not used). Tracing and commit records force one.
   unsigned hostThreads = 1;
-  /// Commit trace, one line per warp instruction (format: docs/commit-trace.md).
+  /// Commit trace, one text line per commit record (format: docs/commit-trace.md).
   std::ostream *trace = nullptr;
+  /// Commit records (commit.h), one per warp instruction and barrier release, in the order the
+  /// emulator commits them.
+  CommitSink commit;
   /// Per-instruction warp execution counters, one per 8-byte instruction of the code segment
   /// (index pc / 8), added to; for profiles (bench/). Counting forces one host thread.
   uint64_t *pcProfile = nullptr;
@@ -126,6 +133,8 @@ private:
 
 /// A whole GPU of one named configuration.
 class Device {
+  friend class Stepper; // runs launches warp by warp and advances the cycle counter
+
 public:
   explicit Device(const isa::Config &config);
   /// A device whose memory is the caller's mapping of the configuration's globalMemMib.
@@ -136,14 +145,23 @@ public:
   Memory &memory() { return memory_; }
   /// The cycle counter (CLOCK64); advances with every launch.
   uint64_t cycles() const { return cycles_; }
+  /// Statistics of every launch so far, under the group "gpu" (docs/emulator.md, "Statistics");
+  /// stats::writeJsonFile(device.stats(), path) dumps them.
+  stats::Group &stats() { return stats_; }
 
   /// Run a grid to completion or to its first fault.
   LaunchResult launch(const LaunchDesc &desc, const RunOptions &options = {});
 
 private:
+  struct Counters;
+  /// Adds a finished (or faulted) launch to the statistics.
+  void count(const Launch &launch, const LaunchResult &result);
+
   isa::Config config_;
   Memory memory_;
   uint64_t cycles_ = 0;
+  stats::Group stats_{"gpu"};
+  std::unique_ptr<Counters> counters_;
 };
 
 } // namespace wf::func
