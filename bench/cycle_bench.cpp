@@ -89,7 +89,7 @@ public:
       : sc_module(name), store(p.capacityBytes()), dram("dram", p, store),
         generator("generator", p.capacityBytes() / lineBytes, lineBytes, random, outstanding,
                   transactions) {
-    generator.port.socket.bind(dram.socket);
+    generator.port.socket.bind(dram.ports[0]);
   }
 };
 

@@ -87,7 +87,7 @@ public:
   DramBench(sc_core::sc_module_name name, const DramParams &params)
       : sc_module(name), store(params.capacityBytes()), dram("dram", params, store),
         driver("driver") {
-    driver.port.socket.bind(dram.socket);
+    driver.port.socket.bind(dram.ports[0]);
     dram.setIssueObserver(
         [this](unsigned ch, const DramIssued &i) { issued.emplace_back(ch, i); });
   }

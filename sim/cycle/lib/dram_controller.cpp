@@ -8,12 +8,16 @@ using namespace sc_core;
 using tlm::tlm_generic_payload;
 using tlm::tlm_phase;
 
-DramController::DramController(sc_module_name name, const DramParams &params, BackingStore &store)
-    : sc_module(name), socket("socket"), params_(params), store_(store),
-      channelEvents_(new sc_event[params.channels]), requestPeq_(this, &DramController::onRequestPhase),
-      responsePeq_("responsePeq") {
-  socket.register_nb_transport_fw(this, &DramController::nbTransportFw);
-  socket.register_transport_dbg(this, &DramController::transportDbg);
+DramController::DramController(sc_module_name name, const DramParams &params, BackingStore &store,
+                               unsigned portCount)
+    : sc_module(name), ports("ports", portCount), params_(params), store_(store),
+      channelEvents_(new sc_event[params.channels]),
+      requestPeq_(this, &DramController::onRequestPhase), responsePeq_("responsePeq"),
+      portState_(portCount) {
+  for (unsigned i = 0; i < portCount; ++i) {
+    ports[i].register_nb_transport_fw(this, &DramController::nbTransportFw, int(i));
+    ports[i].register_transport_dbg(this, &DramController::transportDbg, int(i));
+  }
   psPerResolutionUnit_ = sc_get_time_resolution().to_seconds() * 1e12;
   channels_.reserve(params_.channels);
   for (unsigned c = 0; c < params_.channels; ++c) {
@@ -58,29 +62,34 @@ DramChannelCounters DramController::totalCounters() const {
   return t;
 }
 
-tlm::tlm_sync_enum DramController::nbTransportFw(tlm_generic_payload &trans, tlm_phase &phase,
-                                                 sc_time &delay) {
+tlm::tlm_sync_enum DramController::nbTransportFw(int port, tlm_generic_payload &trans,
+                                                 tlm_phase &phase, sc_time &delay) {
+  if (phase == tlm::BEGIN_REQ)
+    portOf_[&trans] = unsigned(port);
   requestPeq_.notify(trans, phase, delay);
   delay = SC_ZERO_TIME;
   return tlm::TLM_ACCEPTED;
 }
 
 void DramController::onRequestPhase(tlm_generic_payload &trans, const tlm_phase &phase) {
+  const unsigned port = portOf_.at(&trans);
   if (phase == tlm::BEGIN_REQ) {
-    beginRequest(trans);
+    beginRequest(port, trans);
     return;
   }
   if (phase == tlm::END_RESP) {
-    responseInFlight_ = false;
-    sendResponses();
+    portOf_.erase(&trans);
+    portState_[port].responseInFlight = false;
+    sendResponses(port);
     return;
   }
   SC_REPORT_ERROR(name(), "unexpected phase on the forward path");
 }
 
-void DramController::beginRequest(tlm_generic_payload &trans) {
-  // The base protocol lets only one request wait for END_REQ at a time.
-  if (placingActive_) {
+void DramController::beginRequest(unsigned port, tlm_generic_payload &trans) {
+  Port &ps = portState_[port];
+  // The base protocol lets only one request of a socket wait for END_REQ at a time.
+  if (ps.placingActive) {
     SC_REPORT_ERROR(name(), "BEGIN_REQ before END_REQ of the previous request");
     return;
   }
@@ -98,9 +107,9 @@ void DramController::beginRequest(tlm_generic_payload &trans) {
   if (!trans.is_response_ok()) {
     tlm_phase endReq = tlm::END_REQ;
     sc_time zero = SC_ZERO_TIME;
-    socket->nb_transport_bw(trans, endReq, zero);
-    responseQueue_.push_back(&trans);
-    sendResponses();
+    ports[port]->nb_transport_bw(trans, endReq, zero);
+    ps.responses.push_back(&trans);
+    sendResponses(port);
     return;
   }
 
@@ -122,29 +131,40 @@ void DramController::beginRequest(tlm_generic_payload &trans) {
   p.trans = &trans;
   p.burstsLeft = uint32_t((end - first) / burstBytes);
   p.accepted = sc_time_stamp();
-  placing_ = {&trans, tag, first, end};
-  placingActive_ = true;
-  placeBursts();
+  ps.placing = {&trans, tag, first, end};
+  ps.placingActive = true;
+  placeBursts(port);
 }
 
 void DramController::placeBursts() {
-  if (!placingActive_)
+  // Ports with a request waiting take turns, starting one further each time.
+  const unsigned n = unsigned(portState_.size());
+  const unsigned start = nextPlacePort_;
+  nextPlacePort_ = (nextPlacePort_ + 1) % n;
+  for (unsigned k = 0; k < n; ++k)
+    placeBursts((start + k) % n);
+}
+
+void DramController::placeBursts(unsigned port) {
+  Port &ps = portState_[port];
+  if (!ps.placingActive)
     return;
+  Placing &placing = ps.placing;
   const uint64_t now = currentClock();
-  const bool write = placing_.trans->is_write();
-  while (placing_.nextAddress < placing_.endAddress) {
-    DramCoordinates at = decodeAddress(params_, placing_.nextAddress);
+  const bool write = placing.trans->is_write();
+  while (placing.nextAddress < placing.endAddress) {
+    DramCoordinates at = decodeAddress(params_, placing.nextAddress);
     DramChannel &ch = channels_[at.channel];
     if (ch.full())
       return; // the rest waits until the channel decides
-    ch.enqueue({placing_.tag, write, at}, now);
+    ch.enqueue({placing.tag, write, at}, now);
     wakeChannel(at.channel);
-    placing_.nextAddress += params_.burstBytes();
+    placing.nextAddress += params_.burstBytes();
   }
-  placingActive_ = false;
+  ps.placingActive = false;
   tlm_phase endReq = tlm::END_REQ;
   sc_time zero = SC_ZERO_TIME;
-  socket->nb_transport_bw(*placing_.trans, endReq, zero);
+  ports[port]->nb_transport_bw(*placing.trans, endReq, zero);
 }
 
 void DramController::wakeChannel(unsigned channel) {
@@ -178,14 +198,16 @@ void DramController::channelStep(unsigned channel) {
 
 void DramController::onResponseReady() {
   while (tlm_generic_payload *trans = responsePeq_.get_next_transaction())
-    responseQueue_.push_back(trans);
-  sendResponses();
+    portState_[portOf_.at(trans)].responses.push_back(trans);
+  for (unsigned port = 0; port < portState_.size(); ++port)
+    sendResponses(port);
 }
 
-void DramController::sendResponses() {
-  while (!responseInFlight_ && !responseQueue_.empty()) {
-    tlm_generic_payload *trans = responseQueue_.front();
-    responseQueue_.pop_front();
+void DramController::sendResponses(unsigned port) {
+  Port &ps = portState_[port];
+  while (!ps.responseInFlight && !ps.responses.empty()) {
+    tlm_generic_payload *trans = ps.responses.front();
+    ps.responses.pop_front();
     auto tag = tagOf_.find(trans);
     if (tag != tagOf_.end()) {
       const Pending &p = pending_.at(tag->second);
@@ -197,13 +219,15 @@ void DramController::sendResponses() {
     ++responses_;
     tlm_phase phase = tlm::BEGIN_RESP;
     sc_time delay = SC_ZERO_TIME;
-    tlm::tlm_sync_enum status = socket->nb_transport_bw(*trans, phase, delay);
+    tlm::tlm_sync_enum status = ports[port]->nb_transport_bw(*trans, phase, delay);
     if (status == tlm::TLM_ACCEPTED)
-      responseInFlight_ = true; // END_RESP comes on the forward path
+      ps.responseInFlight = true; // END_RESP comes on the forward path
+    else
+      portOf_.erase(trans);
   }
 }
 
-unsigned DramController::transportDbg(tlm_generic_payload &trans) {
+unsigned DramController::transportDbg(int, tlm_generic_payload &trans) {
   const uint64_t address = trans.get_address();
   uint64_t length = trans.get_data_length();
   if (address >= store_.size())

@@ -60,7 +60,7 @@ Platform::Platform(sc_core::sc_module_name name, const PlatformParams &params)
       pcie("pcie", params.pcie), dma("dma", params.dma) {
   dma.hostPort.bind(pcie.fromCard);
   pcie.toHost.bind(host.socket);
-  dma.cardPort.socket.bind(dram.socket);
+  dma.cardPort.socket.bind(dram.ports[0]);
 }
 
 } // namespace wf::cycle

@@ -1,6 +1,8 @@
 // The DRAM model as a TLM-2.0 target: approximately timed, the base protocol's four phases
 // (BEGIN_REQ, END_REQ, BEGIN_RESP, END_RESP) through nb_transport, and transport_dbg for
-// functional access. b_transport works too (simple_target_socket turns it into nb_transport).
+// functional access. b_transport works too (the sockets turn it into nb_transport). It has one
+// port for each initiator bound to it (a DMA engine, the L2's per-channel masters, ...); any port
+// reaches every channel.
 //
 // A transaction of any length is split into bursts; each burst goes to its channel's DramChannel
 // (the timing core), and the response is sent when the last burst's data has left the bus. The
@@ -19,6 +21,8 @@
 #include <tlm_utils/peq_with_get.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <sysc/utils/sc_vector.h>
+
 #include <deque>
 #include <functional>
 #include <memory>
@@ -29,10 +33,14 @@ namespace wf::cycle {
 
 class DramController : public sc_core::sc_module {
 public:
-  tlm_utils::simple_target_socket<DramController> socket;
+  using Socket = tlm_utils::simple_target_socket_tagged<DramController>;
+  /// One target socket an initiator. When two ports' requests wait for queue space, the ports
+  /// take turns (round robin) in placing their bursts.
+  sc_core::sc_vector<Socket> ports;
 
   /// `store` must hold params.capacityBytes() bytes and outlive the controller.
-  DramController(sc_core::sc_module_name name, const DramParams &params, BackingStore &store);
+  DramController(sc_core::sc_module_name name, const DramParams &params, BackingStore &store,
+                 unsigned portCount = 1);
 
   const DramParams &params() const { return params_; }
   const DramChannelCounters &channelCounters(unsigned channel) const {
@@ -71,16 +79,24 @@ private:
     uint64_t nextAddress = 0, endAddress = 0;
   };
 
-  tlm::tlm_sync_enum nbTransportFw(tlm::tlm_generic_payload &trans, tlm::tlm_phase &phase,
-                                   sc_core::sc_time &delay);
-  unsigned transportDbg(tlm::tlm_generic_payload &trans);
+  struct Port {
+    Placing placing;
+    bool placingActive = false; ///< a request waits for END_REQ
+    std::deque<tlm::tlm_generic_payload *> responses;
+    bool responseInFlight = false; ///< BEGIN_RESP sent, END_RESP not yet received
+  };
+
+  tlm::tlm_sync_enum nbTransportFw(int port, tlm::tlm_generic_payload &trans,
+                                   tlm::tlm_phase &phase, sc_core::sc_time &delay);
+  unsigned transportDbg(int port, tlm::tlm_generic_payload &trans);
   void onRequestPhase(tlm::tlm_generic_payload &trans, const tlm::tlm_phase &phase);
-  void beginRequest(tlm::tlm_generic_payload &trans);
+  void beginRequest(unsigned port, tlm::tlm_generic_payload &trans);
   void placeBursts();
+  void placeBursts(unsigned port);
   void channelStep(unsigned channel);
   void wakeChannel(unsigned channel);
   void onResponseReady();
-  void sendResponses();
+  void sendResponses(unsigned port);
   uint64_t currentClock() const;
 
   DramParams params_;
@@ -89,12 +105,11 @@ private:
   std::unique_ptr<sc_core::sc_event[]> channelEvents_;
   tlm_utils::peq_with_cb_and_phase<DramController> requestPeq_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> responsePeq_;
-  std::deque<tlm::tlm_generic_payload *> responseQueue_;
-  bool responseInFlight_ = false;
+  std::vector<Port> portState_;
+  std::unordered_map<tlm::tlm_generic_payload *, unsigned> portOf_; ///< from BEGIN_REQ to the end
+  unsigned nextPlacePort_ = 0;
   std::unordered_map<uint64_t, Pending> pending_; ///< by tag
   std::unordered_map<tlm::tlm_generic_payload *, uint64_t> tagOf_;
-  Placing placing_;
-  bool placingActive_ = false;
   uint64_t nextTag_ = 1;
   double psPerResolutionUnit_ = 1.0;
   std::function<void(unsigned, const DramIssued &)> observer_;
