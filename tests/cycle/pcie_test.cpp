@@ -175,33 +175,34 @@ namespace {
 TEST(PlatformStats, CountWhatMovedAndDumpAsJson) {
   PlatformParams p = params("ddr4-2400", "gen3x8");
   Bench bench("bench", p);
-  StatGroup dram("dram"), pcie("pcie"), dma("dma");
-  bench.platform.registerStats(dram, pcie, dma);
+  stats::Group root("platform");
+  bench.platform.registerStats(root);
   const uint64_t bytes = 1 << 20;
   bench.body = [&](Bench &b) { b.transfer({DmaDirection::HostToCard, 0, 0, bytes}); };
   sc_start();
-  auto value = [](const StatGroup &g, const std::string &name) {
-    const Statistic *s = g.find(name);
-    EXPECT_NE(s, nullptr) << name;
+  auto value = [&root](const std::string &path) {
+    const auto *s = dynamic_cast<const stats::Formula *>(root.find(path));
+    EXPECT_NE(s, nullptr) << path;
     return s ? s->value() : -1.0;
   };
-  EXPECT_EQ(value(dram, "dram.bytes_written"), double(bytes));
-  EXPECT_EQ(value(dram, "dram.writes"), double(bytes / p.dram.burstBytes()));
-  EXPECT_EQ(value(dram, "dram.row_hits") + value(dram, "dram.row_misses") +
-                value(dram, "dram.row_conflicts"),
+  EXPECT_EQ(value("dram.bytes_written"), double(bytes));
+  EXPECT_EQ(value("dram.writes"), double(bytes / p.dram.burstBytes()));
+  EXPECT_EQ(value("dram.row_hits") + value("dram.row_misses") + value("dram.row_conflicts"),
             double(bytes / p.dram.burstBytes()));
-  EXPECT_EQ(value(pcie, "pcie.bytes_from_host"), double(bytes));
-  EXPECT_EQ(value(pcie, "pcie.completions"), double(bytes / p.pcie.completionBytes));
-  EXPECT_EQ(value(pcie, "pcie.downstream_wire_bytes"),
+  EXPECT_EQ(value("pcie.bytes_from_host"), double(bytes));
+  EXPECT_EQ(value("pcie.completions"), double(bytes / p.pcie.completionBytes));
+  EXPECT_EQ(value("pcie.downstream_wire_bytes"),
             double(bytes / p.pcie.completionBytes *
                    (p.pcie.completionBytes + p.pcie.completionHeaderBytes + p.pcie.framingBytes)));
-  EXPECT_EQ(value(dma, "dma.h2c.bytes"), double(bytes));
-  EXPECT_EQ(value(dma, "dma.h2c.descriptors"), 1.0);
-  EXPECT_GT(value(dram, "dram.average_latency"), 0.0);
+  EXPECT_EQ(value("dma.h2c.bytes"), double(bytes));
+  EXPECT_EQ(value("dma.h2c.descriptors"), 1.0);
+  EXPECT_GT(value("dram.average_latency"), 0.0);
   std::ostringstream json;
-  dram.writeJson(json);
-  EXPECT_NE(json.str().find("\"dram.row_hits\": {\"value\": "), std::string::npos) << json.str();
-  EXPECT_NE(json.str().find("\"unit\": \"count\""), std::string::npos);
+  stats::writeJson(root, json);
+  EXPECT_NE(json.str().find("\"platform.dram.row_hits\": {\"kind\": \"formula\", \"unit\": "
+                            "\"count\""),
+            std::string::npos)
+      << json.str();
 }
 
 } // namespace

@@ -218,16 +218,16 @@ void DmaEngine::onCardResponse(tlm_generic_payload &trans) {
   ch.progress.notify(SC_ZERO_TIME);
 }
 
-void DmaEngine::registerStats(StatGroup &group) const {
+void DmaEngine::registerStats(stats::Group &group) const {
   for (DmaDirection d : {DmaDirection::HostToCard, DmaDirection::CardToHost}) {
     const Channel &ch = channel(d);
-    const std::string prefix = d == DmaDirection::HostToCard ? "h2c." : "c2h.";
-    group.add(prefix + "descriptors", "count", "descriptors completed",
+    stats::Group &g = group.group(d == DmaDirection::HostToCard ? "h2c" : "c2h");
+    g.formula("descriptors", "count", "descriptors completed",
               [&ch] { return double(ch.completed); });
-    group.add(prefix + "bytes", "byte", "bytes moved", [&ch] { return double(ch.bytes); });
-    group.add(prefix + "errors", "count", "accesses that failed (outside the window or memory)",
+    g.formula("bytes", "byte", "bytes moved", [&ch] { return double(ch.bytes); });
+    g.formula("errors", "count", "accesses that failed (outside the window or memory)",
               [&ch] { return double(ch.errors); });
-    group.add(prefix + "average_descriptor_time", "ns",
+    g.formula("average_descriptor_time", "ns",
               "mean time from a descriptor's start to its completion", [&ch] {
                 return ch.completed ? ch.busy.to_seconds() * 1e9 / double(ch.completed) : 0.0;
               });

@@ -242,35 +242,35 @@ unsigned DramController::transportDbg(int, tlm_generic_payload &trans) {
   return unsigned(length);
 }
 
-void DramController::registerStats(StatGroup &group) const {
+void DramController::registerStats(stats::Group &group) const {
   auto total = [this](uint64_t DramChannelCounters::*field) {
     return [this, field] { return double(totalCounters().*field); };
   };
-  group.add("reads", "count", "read bursts", total(&DramChannelCounters::reads));
-  group.add("writes", "count", "write bursts", total(&DramChannelCounters::writes));
-  group.add("row_hits", "count", "bursts whose row was open", total(&DramChannelCounters::rowHits));
-  group.add("row_misses", "count", "bursts to a precharged bank (ACT needed)",
+  group.formula("reads", "count", "read bursts", total(&DramChannelCounters::reads));
+  group.formula("writes", "count", "write bursts", total(&DramChannelCounters::writes));
+  group.formula("row_hits", "count", "bursts whose row was open", total(&DramChannelCounters::rowHits));
+  group.formula("row_misses", "count", "bursts to a precharged bank (ACT needed)",
             total(&DramChannelCounters::rowMisses));
-  group.add("row_conflicts", "count", "bursts to a bank with another row open (PRE and ACT)",
+  group.formula("row_conflicts", "count", "bursts to a bank with another row open (PRE and ACT)",
             total(&DramChannelCounters::rowConflicts));
-  group.add("activates", "count", "ACT commands", total(&DramChannelCounters::activates));
-  group.add("precharges", "count", "PRE commands (a refresh's precharge-all counts once)",
+  group.formula("activates", "count", "ACT commands", total(&DramChannelCounters::activates));
+  group.formula("precharges", "count", "PRE commands (a refresh's precharge-all counts once)",
             total(&DramChannelCounters::precharges));
-  group.add("refreshes", "count", "REFRESH commands, all ranks and channels",
+  group.formula("refreshes", "count", "REFRESH commands, all ranks and channels",
             total(&DramChannelCounters::refreshes));
-  group.add("bytes_read", "byte", "bytes read by requests", [this] { return double(bytesRead_); });
-  group.add("bytes_written", "byte", "bytes written by requests",
+  group.formula("bytes_read", "byte", "bytes read by requests", [this] { return double(bytesRead_); });
+  group.formula("bytes_written", "byte", "bytes written by requests",
             [this] { return double(bytesWritten_); });
-  group.add("responses", "count", "transactions answered", [this] { return double(responses_); });
-  group.add("average_latency", "ns", "mean time from accepting a request to its response",
+  group.formula("responses", "count", "transactions answered", [this] { return double(responses_); });
+  group.formula("average_latency", "ns", "mean time from accepting a request to its response",
             [this] { return averageLatencyNs(); });
-  group.add("bandwidth", "GB/s", "bytes read and written per second of simulated time", [this] {
+  group.formula("bandwidth", "GB/s", "bytes read and written per second of simulated time", [this] {
     double s = sc_time_stamp().to_seconds();
     return s > 0 ? double(bytesRead_ + bytesWritten_) / s / 1e9 : 0.0;
   });
-  group.add("peak_bandwidth", "GB/s", "data-bus peak of all channels",
+  group.formula("peak_bandwidth", "GB/s", "data-bus peak of all channels",
             [this] { return params_.peakBytesPerSecond() / 1e9; });
-  group.add("bus_utilization", "ratio", "data-bus clocks carrying beats over elapsed clocks", [this] {
+  group.formula("bus_utilization", "ratio", "data-bus clocks carrying beats over elapsed clocks", [this] {
     double clocks = double(currentClock()) * params_.channels;
     return clocks > 0 ? double(totalCounters().dataBusClocks) / clocks : 0.0;
   });

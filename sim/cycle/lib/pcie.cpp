@@ -112,27 +112,27 @@ void PcieEndpoint::bTransport(tlm_generic_payload &trans, sc_time &delay) {
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void PcieEndpoint::registerStats(StatGroup &group) const {
-  group.add("read_requests", "count", "memory read request TLPs sent to the host",
+void PcieEndpoint::registerStats(stats::Group &group) const {
+  group.formula("read_requests", "count", "memory read request TLPs sent to the host",
             [this] { return double(readRequests_); });
-  group.add("write_requests", "count", "memory write TLPs sent to the host",
+  group.formula("write_requests", "count", "memory write TLPs sent to the host",
             [this] { return double(writeRequests_); });
-  group.add("completions", "count", "completion-with-data TLPs received from the host",
+  group.formula("completions", "count", "completion-with-data TLPs received from the host",
             [this] { return double(completions_); });
-  group.add("bytes_to_host", "byte", "payload bytes written to host memory",
+  group.formula("bytes_to_host", "byte", "payload bytes written to host memory",
             [this] { return double(bytesToHost_); });
-  group.add("bytes_from_host", "byte", "payload bytes read from host memory",
+  group.formula("bytes_from_host", "byte", "payload bytes read from host memory",
             [this] { return double(bytesFromHost_); });
-  group.add("upstream_wire_bytes", "byte", "bytes on the card-to-host direction, TLP overhead included",
+  group.formula("upstream_wire_bytes", "byte", "bytes on the card-to-host direction, TLP overhead included",
             [this] { return double(up_.wireBytes()); });
-  group.add("downstream_wire_bytes", "byte",
+  group.formula("downstream_wire_bytes", "byte",
             "bytes on the host-to-card direction, TLP overhead included",
             [this] { return double(down_.wireBytes()); });
-  group.add("upstream_utilization", "ratio", "time the card-to-host direction was sending", [this] {
+  group.formula("upstream_utilization", "ratio", "time the card-to-host direction was sending", [this] {
     double s = sc_time_stamp().to_seconds();
     return s > 0 ? up_.busyTime().to_seconds() / s : 0.0;
   });
-  group.add("downstream_utilization", "ratio", "time the host-to-card direction was sending",
+  group.formula("downstream_utilization", "ratio", "time the host-to-card direction was sending",
             [this] {
               double s = sc_time_stamp().to_seconds();
               return s > 0 ? down_.busyTime().to_seconds() / s : 0.0;

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "warpforge/cycle/at_port.h"
-#include "warpforge/cycle/stats.h"
+#include "warpforge/stats/stats.h"
 
 #include <systemc>
 #include <tlm>
@@ -59,7 +59,8 @@ public:
   }
   /// A failed access (out of the window or card memory) stops the channel's descriptor; counted.
   uint64_t errors(DmaDirection direction) const { return channel(direction).errors; }
-  void registerStats(StatGroup &group) const;
+  /// Statistics per channel, in the child groups "h2c" and "c2h".
+  void registerStats(stats::Group &group) const;
 
 private:
   struct Piece {

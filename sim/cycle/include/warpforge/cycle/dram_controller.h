@@ -13,7 +13,7 @@
 #include "warpforge/cycle/backing_store.h"
 #include "warpforge/cycle/dram_channel.h"
 #include "warpforge/cycle/dram_params.h"
-#include "warpforge/cycle/stats.h"
+#include "warpforge/stats/stats.h"
 
 #include <systemc>
 #include <tlm>
@@ -57,7 +57,7 @@ public:
 
   /// Registers this controller's statistics (row hits, misses, conflicts, refreshes, bytes,
   /// bandwidth, average latency, ...) under the group's prefix.
-  void registerStats(StatGroup &group) const;
+  void registerStats(stats::Group &group) const;
   /// Called for every scheduling decision (tests check command times against the parameters).
   void setIssueObserver(std::function<void(unsigned channel, const DramIssued &)> observer) {
     observer_ = std::move(observer);

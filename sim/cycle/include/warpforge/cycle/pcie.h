@@ -13,7 +13,7 @@
 
 #include "warpforge/cycle/backing_store.h"
 #include "warpforge/cycle/pcie_params.h"
-#include "warpforge/cycle/stats.h"
+#include "warpforge/stats/stats.h"
 
 #include <systemc>
 #include <tlm>
@@ -67,7 +67,7 @@ public:
   const PcieParams &params() const { return params_; }
   const PcieLane &upstream() const { return up_; }     ///< card to host
   const PcieLane &downstream() const { return down_; } ///< host to card
-  void registerStats(StatGroup &group) const;
+  void registerStats(stats::Group &group) const;
 
 private:
   void bTransport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);

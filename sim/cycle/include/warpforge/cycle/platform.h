@@ -8,7 +8,6 @@
 #include "warpforge/cycle/dma_engine.h"
 #include "warpforge/cycle/dram_controller.h"
 #include "warpforge/cycle/pcie.h"
-#include "warpforge/cycle/stats.h"
 #include "warpforge/isa/config.gen.h"
 
 namespace wf::cycle {
@@ -40,11 +39,11 @@ public:
   /// `params` must be valid (PlatformParams::validate).
   Platform(sc_core::sc_module_name name, const PlatformParams &params);
 
-  /// Every child's statistics, under "<prefix>.dram", "<prefix>.pcie", "<prefix>.dma".
-  void registerStats(StatGroup &dramStats, StatGroup &pcieStats, StatGroup &dmaStats) const {
-    dram.registerStats(dramStats);
-    pcie.registerStats(pcieStats);
-    dma.registerStats(dmaStats);
+  /// Every child's statistics, in the child groups "dram", "pcie" and "dma" of `group`.
+  void registerStats(stats::Group &group) const {
+    dram.registerStats(group.group("dram"));
+    pcie.registerStats(group.group("pcie"));
+    dma.registerStats(group.group("dma"));
   }
 };
 
