@@ -3,6 +3,7 @@
 #include "api_common.h"
 #include "cuda_types.h"
 #include "texture_api.h"
+#include "warpforge/isa/isa.gen.h"
 #include "warpforge/runtime/runtime.h"
 
 #include <algorithm>
@@ -21,7 +22,7 @@
 namespace wf::rt::driver_route {
 bool enabled();
 Error launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args, uint64_t shared,
-             cudaStream_t stream);
+             CUstream_st *stream);
 Error symbol(const void *hostVar, uint64_t &address, uint64_t &size);
 /// Loads the driver module standing for a registered fatbinary (__cudaInitModule).
 Error initModule(ModuleRecord *record);
@@ -31,23 +32,8 @@ using wf::rt::Dim3;
 using wf::rt::Error;
 using wf::rt::Runtime;
 
-struct CUgraph_st;
-struct CUstream_st {
-  unsigned flags = 0;
-  int priority = 0;
-  CUgraph_st *capture = nullptr; ///< the graph being captured into, while capturing
-};
-struct CUevent_st {
-  unsigned flags = 0;
-  bool recorded = false;
-  uint64_t cycles = 0;
-};
-
 namespace {
 
-std::recursive_mutex gApi;
-std::set<CUstream_st *> gStreams;
-std::set<CUevent_st *> gEvents;
 int gDevice = 0;
 unsigned gDeviceFlags = 0;
 int gCacheConfig = 0; // cudaFuncCache: a preference only (no L1/shared split to choose)
@@ -64,44 +50,33 @@ using wf::cudart::done;
 using wf::cudart::rt;
 
 #define API(name)                                                                                  \
-  std::lock_guard<std::recursive_mutex> apiLock(gApi);                                             \
+  std::lock_guard<wf::rt::ContextLock> apiLock(rt().contextLock());                                \
   const char *apiName = name
 Dim3 toDim(dim3 d) { return Dim3{d.x, d.y, d.z}; }
 
-bool validStream(cudaStream_t s) {
-  return s == nullptr || s == reinterpret_cast<cudaStream_t>(1) ||
-         s == reinterpret_cast<cudaStream_t>(2) || gStreams.count(s);
-}
+/// Set while an entry point of nvcc's --default-stream per-thread runs (the *_ptsz and *_ptds
+/// names): there the null stream is the calling thread's default stream.
+thread_local bool tPerThreadDefault = false;
+struct PerThreadDefault {
+  bool saved = tPerThreadDefault;
+  PerThreadDefault() { tPerThreadDefault = true; }
+  ~PerThreadDefault() { tPerThreadDefault = saved; }
+};
 
-/// One contiguous copy; `kind` resolved against the pointers.
-Error copy(void *dst, const void *src, size_t count, cudaMemcpyKind kind) {
-  if (count == 0)
-    return Error::cudaSuccess;
-  if (!dst || !src)
-    return Error::cudaErrorInvalidValue;
-  Runtime &r = rt();
-  bool dstDev = r.isDevice(addr(dst), count), srcDev = r.isDevice(addr(src), count);
-  switch (kind) {
-  case cudaMemcpyHostToHost: dstDev = srcDev = false; break;
-  case cudaMemcpyHostToDevice: if (!dstDev) return Error::cudaErrorInvalidValue; srcDev = false; break;
-  case cudaMemcpyDeviceToHost: if (!srcDev) return Error::cudaErrorInvalidValue; dstDev = false; break;
-  case cudaMemcpyDeviceToDevice: if (!srcDev || !dstDev) return Error::cudaErrorInvalidValue; break;
-  case cudaMemcpyDefault: break;
-  default: return Error::cudaErrorInvalidMemcpyDirection;
-  }
-  wf::rt::Device &d = *r.device();
-  bool ok = true;
-  if (dstDev && srcDev) {
-    std::vector<uint8_t> tmp(count);
-    ok = d.read(addr(src), tmp.data(), count) && d.write(addr(dst), tmp.data(), count);
-  } else if (dstDev) {
-    ok = d.write(addr(dst), src, count);
-  } else if (srcDev) {
-    ok = d.read(addr(src), dst, count);
-  } else {
-    std::memmove(dst, src, count);
-  }
-  return ok ? Error::cudaSuccess : Error::cudaErrorInvalidValue;
+/// The runtime's stream behind a handle; nullptr when the handle is not a stream.
+CUstream_st *streamOf(cudaStream_t s) { return rt().stream(s, tPerThreadDefault); }
+bool validStream(cudaStream_t s) { return streamOf(s) != nullptr; }
+
+/// One contiguous copy in `stream`'s order; `kind` resolved against the pointers. `async`:
+/// cudaMemcpyAsync's semantics, else cudaMemcpy's (returns when done).
+Error copy(void *dst, const void *src, size_t count, cudaMemcpyKind kind,
+           cudaStream_t stream = nullptr, bool async = false) {
+  if (unsigned(kind) > cudaMemcpyDefault)
+    return Error::cudaErrorInvalidMemcpyDirection;
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return Error::cudaErrorInvalidResourceHandle;
+  return rt().memcpy(dst, src, count, Runtime::CopyKind(int(kind)), s, async);
 }
 
 void fillProps(cudaDeviceProp &p) {
@@ -113,7 +88,7 @@ void fillProps(cudaDeviceProp &p) {
   p.totalGlobalMem = info.memSize;
   p.sharedMemPerBlock = c.sharedMemPerBlock;
   p.regsPerBlock = int(c.regsPerCore);
-  p.warpSize = 32;
+  p.warpSize = int(wf::isa::kWarpSize);
   p.memPitch = 0x7fffffff;
   p.maxThreadsPerBlock = int(c.maxThreadsPerBlock);
   p.maxThreadsDim[0] = p.maxThreadsDim[1] = int(std::min<uint32_t>(1024, c.maxThreadsPerBlock));
@@ -129,18 +104,18 @@ void fillProps(cudaDeviceProp &p) {
   p.canMapHostMemory = 1;
   p.surfaceAlignment = 512;
   p.concurrentKernels = 0;
-  p.asyncEngineCount = 0;
+  p.asyncEngineCount = info.queues > 1 ? int(info.queues) - 1 : 0; // copy engines
   p.unifiedAddressing = 1;
   p.memoryBusWidth = 64;
   p.l2CacheSize = 0;
-  p.maxThreadsPerMultiProcessor = int(c.warpsPerCore * 32);
+  p.maxThreadsPerMultiProcessor = int(c.warpsPerCore * wf::isa::kWarpSize);
   p.streamPrioritiesSupported = 1;
   p.globalL1CacheSupported = 1;
   p.localL1CacheSupported = 1;
   p.sharedMemPerMultiprocessor = c.sharedMemPerCore;
   p.regsPerMultiprocessor = int(c.regsPerCore);
   // Managed memory is device memory at its own host address (in-process device only); the
-  // host and the device never run at once (launches are synchronous), so no migration is needed.
+  // program synchronizes before the host touches it (concurrentManagedAccess 0), so no migration.
   p.managedMemory = rt().managedSupported() ? 1 : 0;
   p.directManagedMemAccessFromHost = p.managedMemory;
   p.cooperativeLaunch = 1;
@@ -197,7 +172,10 @@ namespace {
 std::set<CUgraph_st *> gGraphs;
 std::set<CUgraphExec_st *> gExecs;
 
-bool capturing(cudaStream_t s) { return gStreams.count(s) && s->capture; }
+bool capturing(cudaStream_t s) {
+  CUstream_st *st = streamOf(s);
+  return st && st->capture;
+}
 
 /// Copies the kernel's arguments by the parameter layout of its compiled code.
 Error captureArgs(wf::rt::FunctionRecord *fn, void **args, std::vector<std::vector<uint8_t>> &out) {
@@ -226,7 +204,7 @@ CUgraphNode_st *addNode(CUgraph_st *g, Node n, const cudaGraphNode_t *deps, size
 
 /// Appends to the graph a stream captures into, after the stream's previous operation.
 Error captureNode(cudaStream_t s, Node n) {
-  CUgraph_st *g = s->capture;
+  CUgraph_st *g = streamOf(s)->capture;
   cudaGraphNode_t last = g->nodes.empty() ? nullptr : g->nodes.back().get();
   addNode(g, std::move(n), &last, last ? 1 : 0);
   return Error::cudaSuccess;
@@ -267,51 +245,49 @@ Error launchImpl(wf::rt::FunctionRecord *fn, dim3 grid, dim3 block, void **args,
     return captureNode(stream, std::move(n));
   }
   if (wf::rt::driver_route::enabled() && !cooperative)
-    return wf::rt::driver_route::launch(*fn, toDim(grid), toDim(block), args, shared, stream);
-  return rt().launch(*fn, toDim(grid), toDim(block), args, shared, cooperative);
+    return wf::rt::driver_route::launch(*fn, toDim(grid), toDim(block), args, shared,
+                                        streamOf(stream));
+  return rt().launch(*fn, toDim(grid), toDim(block), args, shared, streamOf(stream), cooperative);
 }
 
-/// cudaMemset2D's work: `height` rows of `width` elements of 1, 2 or 4 bytes.
+/// cudaMemset2D's work in `stream`'s order: `height` rows of `width` elements of 1, 2 or 4 bytes.
 Error memset2D(void *ptr, size_t pitch, unsigned value, unsigned elementSize, size_t width,
-               size_t height) {
+               size_t height, cudaStream_t stream = nullptr) {
   if (elementSize != 1 && elementSize != 2 && elementSize != 4)
     return Error::cudaErrorInvalidValue;
   size_t rowBytes = width * elementSize;
   if (height > 1 && rowBytes > pitch)
     return Error::cudaErrorInvalidValue;
-  std::vector<uint8_t> row;
-  if (elementSize != 1) {
-    row.resize(rowBytes);
-    for (size_t i = 0; i < width; ++i)
-      std::memcpy(&row[i * elementSize], &value, elementSize);
-  }
-  for (size_t r = 0; r < height; ++r) {
-    uint64_t a = addr(ptr) + r * pitch;
-    if (!rowBytes)
-      continue;
-    if (!rt().isDevice(a, rowBytes))
-      return Error::cudaErrorInvalidValue;
-    bool ok = elementSize == 1 ? rt().device()->fill(a, uint8_t(value), rowBytes)
-                               : rt().device()->write(a, row.data(), rowBytes);
-    if (!ok)
-      return Error::cudaErrorInvalidValue;
-  }
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return Error::cudaErrorInvalidResourceHandle;
+  for (size_t r = 0; r < height && rowBytes; ++r)
+    if (Error e = rt().memset(addr(ptr) + r * pitch, value, elementSize, width, s);
+        e != Error::cudaSuccess)
+      return e;
   return Error::cudaSuccess;
 }
 
-Error runNode(const Node &n) {
+/// Queues one graph node on `stream` (nodes go in insertion order, a topological order).
+Error runNode(const Node &n, cudaStream_t stream) {
   switch (n.type) {
   case cudaGraphNodeTypeKernel: {
     std::vector<void *> args;
     for (const auto &a : n.args)
       args.push_back(const_cast<uint8_t *>(a.data()));
-    return rt().launch(*n.fn, toDim(n.grid), toDim(n.block), args.data(), n.shared, n.cooperative);
+    return rt().launch(*n.fn, toDim(n.grid), toDim(n.block), args.data(), n.shared,
+                       streamOf(stream), n.cooperative);
   }
-  case cudaGraphNodeTypeMemcpy: return copy(n.dst, n.src, n.count, n.kind);
+  case cudaGraphNodeTypeMemcpy: return copy(n.dst, n.src, n.count, n.kind, stream, true);
   case cudaGraphNodeTypeMemset:
     return memset2D(n.memset.dst, n.memset.pitch, n.memset.value, n.memset.elementSize,
-                    n.memset.width, n.memset.height);
-  case cudaGraphNodeTypeHost: n.hostFn(n.userData); return Error::cudaSuccess;
+                    n.memset.width, n.memset.height, stream);
+  case cudaGraphNodeTypeHost: {
+    cudaHostFn_t fn = n.hostFn;
+    void *data = n.userData;
+    rt().enqueueHost(streamOf(stream), [fn, data] { fn(data); });
+    return Error::cudaSuccess;
+  }
   default: return Error::cudaSuccess;
   }
 }
@@ -321,7 +297,7 @@ uint64_t pitchedAddress(const cudaPitchedPtr &p, const cudaPos &pos, size_t y, s
   return addr(p.ptr) + ((pos.z + z) * p.ysize + pos.y + y) * p.pitch + pos.x;
 }
 
-Error memcpy3D(const cudaMemcpy3DParms *p) {
+Error memcpy3D(const cudaMemcpy3DParms *p, cudaStream_t stream = nullptr, bool async = false) {
   if (!p)
     return Error::cudaErrorInvalidValue;
   if (p->srcArray || p->dstArray)
@@ -338,18 +314,18 @@ Error memcpy3D(const cudaMemcpy3DParms *p) {
     for (size_t y = 0; y < e.height; ++y)
       if (Error err = copy(reinterpret_cast<void *>(pitchedAddress(p->dstPtr, p->dstPos, y, z)),
                            reinterpret_cast<const void *>(pitchedAddress(p->srcPtr, p->srcPos, y, z)),
-                           e.width, p->kind);
+                           e.width, p->kind, stream, async);
           err != Error::cudaSuccess)
         return err;
   return Error::cudaSuccess;
 }
 
-Error memset3D(cudaPitchedPtr p, int value, cudaExtent e) {
+Error memset3D(cudaPitchedPtr p, int value, cudaExtent e, cudaStream_t stream = nullptr) {
   if (e.width > p.pitch)
     return Error::cudaErrorInvalidValue;
   for (size_t z = 0; z < e.depth; ++z)
     if (Error err = memset2D(reinterpret_cast<void *>(pitchedAddress(p, cudaPos{0, 0, 0}, 0, z)),
-                             p.pitch, uint8_t(value), 1, e.width, e.height);
+                             p.pitch, uint8_t(value), 1, e.width, e.height, stream);
         err != Error::cudaSuccess)
       return err;
   return Error::cudaSuccess;
@@ -377,14 +353,14 @@ extern "C" {
 
 // --- errors ---
 cudaError_t cudaGetLastError(void) {
-  std::lock_guard<std::recursive_mutex> l(gApi);
+  std::lock_guard<wf::rt::ContextLock> l(rt().contextLock());
   Error e = rt().takeLast();
   if (rt().tracing())
     rt().trace("cudaGetLastError", "", e);
   return cudaError_t(int(e));
 }
 cudaError_t cudaPeekAtLastError(void) {
-  std::lock_guard<std::recursive_mutex> l(gApi);
+  std::lock_guard<wf::rt::ContextLock> l(rt().contextLock());
   return cudaError_t(int(rt().peekLast()));
 }
 const char *cudaGetErrorString(cudaError_t error) { return wf::rt::errorString(int(error)); }
@@ -429,11 +405,11 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   fillProps(*prop);
   RETURN(Error::cudaSuccess);
 }
-cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
-  API("cudaDeviceGetAttribute");
-  if (Error e = rt().ensureDevice(); e != Error::cudaSuccess) RETURN(e);
-  if (!value) RETURN(Error::cudaErrorInvalidValue);
-  if (device != 0) RETURN(Error::cudaErrorInvalidDevice);
+} // extern "C"
+
+/// The attribute's value (both API layers ask here; no error state is touched).
+wf::rt::Error wf::cudart::deviceAttribute(int *value, int attribute) {
+  cudaDeviceAttr attr = cudaDeviceAttr(attribute);
   cudaDeviceProp p;
   fillProps(p);
   const wf::isa::Config &c = rt().device()->info().config;
@@ -447,7 +423,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) 
   case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
   case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
   case cudaDevAttrTotalConstantMemory: *value = int(p.totalConstMem); break;
-  case cudaDevAttrWarpSize: *value = 32; break;
+  case cudaDevAttrWarpSize: *value = int(wf::isa::kWarpSize); break;
   case cudaDevAttrMaxPitch: *value = int(p.memPitch); break;
   case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
   case cudaDevAttrClockRate: *value = int(c.clockMhz * 1000); break;
@@ -474,25 +450,29 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) 
   case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
   case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
   default:
-    if (int(attr) <= 0 || int(attr) > 200) RETURN(Error::cudaErrorInvalidValue);
+    if (int(attr) <= 0 || int(attr) > 200) return wf::rt::Error::cudaErrorInvalidValue;
     *value = 0;
   }
-  RETURN(Error::cudaSuccess);
+  return wf::rt::Error::cudaSuccess;
+}
+
+extern "C" {
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+  API("cudaDeviceGetAttribute");
+  if (Error e = rt().ensureDevice(); e != Error::cudaSuccess) RETURN(e);
+  if (!value) RETURN(Error::cudaErrorInvalidValue);
+  if (device != 0) RETURN(Error::cudaErrorInvalidDevice);
+  RETURN(wf::cudart::deviceAttribute(value, int(attr)));
 }
 cudaError_t cudaDeviceSynchronize(void) {
   API("cudaDeviceSynchronize");
   REQUIRE_DEVICE();
-  rt().device()->synchronize();
-  RETURN(Error::cudaSuccess);
+  RETURN(rt().synchronizeDevice());
 }
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 cudaError_t cudaDeviceReset(void) {
   API("cudaDeviceReset");
-  rt().reset();
-  for (auto *s : gStreams) delete s;
-  gStreams.clear();
-  for (auto *e : gEvents) delete e;
-  gEvents.clear();
+  rt().reset(); // streams and events with it
   for (auto *g : gGraphs) delete g;
   gGraphs.clear();
   for (auto *g : gExecs) delete g;
@@ -509,28 +489,15 @@ cudaError_t cudaDeviceReset(void) {
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
   API("cudaDeviceSetLimit");
   REQUIRE_DEVICE();
-  switch (limit) {
-  case cudaLimitStackSize: rt().stackSize = value; break;
-  case cudaLimitPrintfFifoSize: if (value < 64) RETURN(Error::cudaErrorInvalidValue); rt().printfFifoSize = value; break;
-  case cudaLimitMallocHeapSize:
-    // Fixed once a module using the heap has loaded (guide B.18.1).
-    if (rt().deviceHeapReserved()) RETURN(Error::cudaErrorInvalidValue);
-    rt().mallocHeapSize = value;
-    break;
-  default: RETURN(Error::cudaErrorUnsupportedLimit);
-  }
-  RETURN(Error::cudaSuccess);
+  RETURN(rt().setLimit(int(limit), value));
 }
 cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit) {
   API("cudaDeviceGetLimit");
   if (!value) RETURN(Error::cudaErrorInvalidValue);
-  switch (limit) {
-  case cudaLimitStackSize: *value = rt().stackSize; break;
-  case cudaLimitPrintfFifoSize: *value = rt().printfFifoSize; break;
-  case cudaLimitMallocHeapSize: *value = rt().mallocHeapSize; break;
-  default: RETURN(Error::cudaErrorUnsupportedLimit);
-  }
-  RETURN(Error::cudaSuccess);
+  uint64_t v = 0;
+  Error e = rt().getLimit(int(limit), v);
+  if (e == Error::cudaSuccess) *value = v;
+  RETURN(e);
 }
 cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
   API("cudaDeviceGetStreamPriorityRange");
@@ -608,15 +575,12 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpy
     n.kind = kind;
     RETURN(captureNode(stream, std::move(n)));
   }
-  RETURN(copy(dst, src, count, kind));
+  RETURN(copy(dst, src, count, kind, stream, true));
 }
 cudaError_t cudaMemset(void *ptr, int value, size_t count) {
   API("cudaMemset");
   REQUIRE_DEVICE();
-  if (count == 0) RETURN(Error::cudaSuccess);
-  if (!rt().isDevice(addr(ptr), count)) RETURN(Error::cudaErrorInvalidValue);
-  RETURN(rt().device()->fill(addr(ptr), uint8_t(value), count) ? Error::cudaSuccess
-                                                                : Error::cudaErrorInvalidValue);
+  RETURN(memset2D(ptr, count, uint8_t(value), 1, count, 1));
 }
 cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream) {
   API("cudaMemsetAsync");
@@ -628,7 +592,7 @@ cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t str
     n.memset = cudaMemsetParams{ptr, count, unsigned(uint8_t(value)), 1, count, 1};
     RETURN(captureNode(stream, std::move(n)));
   }
-  RETURN(memset2D(ptr, count, uint8_t(value), 1, count, 1));
+  RETURN(memset2D(ptr, count, uint8_t(value), 1, count, 1, stream));
 }
 cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) {
   API("cudaMallocPitch");
@@ -641,37 +605,42 @@ cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t heig
   *pitch = p;
   RETURN(e);
 }
+} // extern "C"
+
+namespace {
+/// Rows of a 2D copy in `stream`'s order; the synchronous form returns when all are done.
+Error memcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+               size_t height, cudaMemcpyKind kind, cudaStream_t stream, bool async) {
+  if (width > dpitch || width > spitch) return Error::cudaErrorInvalidPitchValue;
+  for (size_t row = 0; row < height; ++row)
+    if (Error e = copy(static_cast<char *>(dst) + row * dpitch,
+                       static_cast<const char *>(src) + row * spitch, width, kind, stream, async);
+        e != Error::cudaSuccess)
+      return e;
+  return Error::cudaSuccess;
+}
+} // namespace
+
+extern "C" {
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind) {
   API("cudaMemcpy2D");
   REQUIRE_DEVICE();
-  if (width > dpitch || width > spitch) RETURN(Error::cudaErrorInvalidPitchValue);
-  for (size_t row = 0; row < height; ++row)
-    if (Error e = copy(static_cast<char *>(dst) + row * dpitch,
-                       static_cast<const char *>(src) + row * spitch, width, kind);
-        e != Error::cudaSuccess)
-      RETURN(e);
-  RETURN(Error::cudaSuccess);
+  RETURN(memcpy2D(dst, dpitch, src, spitch, width, height, kind, nullptr, false));
 }
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                               size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t s) {
-  {
-    API("cudaMemcpy2DAsync");
-    if (!validStream(s)) RETURN(Error::cudaErrorInvalidResourceHandle);
-    if (capturing(s)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
-  }
-  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+  API("cudaMemcpy2DAsync");
+  REQUIRE_DEVICE();
+  if (!validStream(s)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  if (capturing(s)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
+  RETURN(memcpy2D(dst, dpitch, src, spitch, width, height, kind, s, true));
 }
 cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_t height) {
   API("cudaMemset2D");
   REQUIRE_DEVICE();
   if (width > pitch) RETURN(Error::cudaErrorInvalidValue);
-  for (size_t row = 0; row < height; ++row) {
-    uint64_t a = addr(ptr) + row * pitch;
-    if (width && (!rt().isDevice(a, width) || !rt().device()->fill(a, uint8_t(value), width)))
-      RETURN(Error::cudaErrorInvalidValue);
-  }
-  RETURN(Error::cudaSuccess);
+  RETURN(memset2D(ptr, pitch, uint8_t(value), 1, width, height));
 }
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attr, const void *ptr) {
   API("cudaPointerGetAttributes");
@@ -718,47 +687,65 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
   if (e == Error::cudaSuccess) *size = s;
   RETURN(e);
 }
+} // extern "C"
+
+namespace {
+Error memcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
+                     cudaMemcpyKind kind, cudaStream_t stream, bool async) {
+  uint64_t a = 0, size = 0;
+  if (Error e = symbolOf(symbol, a, size); e != Error::cudaSuccess) return e;
+  if (offset > size || count > size - offset) return Error::cudaErrorInvalidValue;
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return Error::cudaErrorInvalidMemcpyDirection;
+  return copy(reinterpret_cast<void *>(a + offset), src, count, kind, stream, async);
+}
+Error memcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
+                       cudaMemcpyKind kind, cudaStream_t stream, bool async) {
+  uint64_t a = 0, size = 0;
+  if (Error e = symbolOf(symbol, a, size); e != Error::cudaSuccess) return e;
+  if (offset > size || count > size - offset) return Error::cudaErrorInvalidValue;
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return Error::cudaErrorInvalidMemcpyDirection;
+  return copy(dst, reinterpret_cast<void *>(a + offset), count, kind, stream, async);
+}
+} // namespace
+
+extern "C" {
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                cudaMemcpyKind kind) {
   API("cudaMemcpyToSymbol");
   REQUIRE_DEVICE();
-  uint64_t a = 0, size = 0;
-  if (Error e = symbolOf(symbol, a, size); e != Error::cudaSuccess) RETURN(e);
-  if (offset > size || count > size - offset) RETURN(Error::cudaErrorInvalidValue);
-  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-    RETURN(Error::cudaErrorInvalidMemcpyDirection);
-  RETURN(copy(reinterpret_cast<void *>(a + offset), src, count, kind));
+  RETURN(memcpyToSymbol(symbol, src, count, offset, kind, nullptr, false));
 }
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
                                  cudaMemcpyKind kind) {
   API("cudaMemcpyFromSymbol");
   REQUIRE_DEVICE();
-  uint64_t a = 0, size = 0;
-  if (Error e = symbolOf(symbol, a, size); e != Error::cudaSuccess) RETURN(e);
-  if (offset > size || count > size - offset) RETURN(Error::cudaErrorInvalidValue);
-  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-    RETURN(Error::cudaErrorInvalidMemcpyDirection);
-  RETURN(copy(dst, reinterpret_cast<void *>(a + offset), count, kind));
+  RETURN(memcpyFromSymbol(dst, symbol, count, offset, kind, nullptr, false));
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
                                     size_t offset, cudaMemcpyKind kind, cudaStream_t s) {
-  if (!validStream(s)) return cudaErrorInvalidResourceHandle;
-  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+  API("cudaMemcpyToSymbolAsync");
+  REQUIRE_DEVICE();
+  if (!validStream(s)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  if (capturing(s)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
+  RETURN(memcpyToSymbol(symbol, src, count, offset, kind, s, true));
 }
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       cudaMemcpyKind kind, cudaStream_t s) {
-  if (!validStream(s)) return cudaErrorInvalidResourceHandle;
-  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+  API("cudaMemcpyFromSymbolAsync");
+  REQUIRE_DEVICE();
+  if (!validStream(s)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  if (capturing(s)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
+  RETURN(memcpyFromSymbol(dst, symbol, count, offset, kind, s, true));
 }
 
-// --- streams and events (synchronous: every operation completes when issued) ---
+// --- streams and events (runtime/lib/streams.cpp: queued, in order per stream) ---
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned flags, int priority) {
   API("cudaStreamCreate");
   if (!stream || flags > 1) RETURN(Error::cudaErrorInvalidValue);
   REQUIRE_DEVICE();
-  auto *s = new CUstream_st{flags, std::max(-5, std::min(0, priority))};
-  gStreams.insert(s);
-  *stream = s;
+  *stream = rt().createStream(flags, std::max(-5, std::min(0, priority)));
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags) {
@@ -767,89 +754,94 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags) {
 cudaError_t cudaStreamCreate(cudaStream_t *stream) { return cudaStreamCreateWithPriority(stream, 0, 0); }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   API("cudaStreamDestroy");
-  if (!gStreams.erase(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  delete stream;
-  RETURN(Error::cudaSuccess);
+  RETURN(rt().destroyStream(stream));
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   API("cudaStreamSynchronize");
   REQUIRE_DEVICE();
-  if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  if (capturing(stream)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
-  RETURN(Error::cudaSuccess);
+  CUstream_st *s = streamOf(stream);
+  if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
+  if (s->capture) RETURN(Error::cudaErrorStreamCaptureUnsupported);
+  RETURN(rt().synchronize(s));
 }
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
   API("cudaStreamQuery");
   REQUIRE_DEVICE();
-  if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  RETURN(Error::cudaSuccess);
+  CUstream_st *s = streamOf(stream);
+  if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
+  // Not ready is an answer, not an error: it does not become the last error.
+  Error e = rt().query(s);
+  if (e == Error::cudaErrorNotReady) return cudaErrorNotReady;
+  RETURN(e);
 }
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
   API("cudaStreamWaitEvent");
   REQUIRE_DEVICE();
-  (void)flags;
-  if (!validStream(stream) || !gEvents.count(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  RETURN(Error::cudaSuccess);
+  (void)flags; // cudaEventWaitDefault / cudaEventWaitExternal: the same here
+  CUstream_st *s = streamOf(stream);
+  if (!s || !rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  if (s->capture) RETURN(rt().notSupported("cudaStreamWaitEvent in a stream capture"));
+  RETURN(rt().waitEvent(s, event));
 }
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority) {
   API("cudaStreamGetPriority");
-  if (!priority || !validStream(stream)) RETURN(Error::cudaErrorInvalidValue);
-  *priority = gStreams.count(stream) ? stream->priority : 0;
+  CUstream_st *s = streamOf(stream);
+  if (!priority || !s) RETURN(Error::cudaErrorInvalidValue);
+  *priority = s->priority;
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned *flags) {
   API("cudaStreamGetFlags");
-  if (!flags || !validStream(stream)) RETURN(Error::cudaErrorInvalidValue);
-  *flags = gStreams.count(stream) ? stream->flags : 0;
+  CUstream_st *s = streamOf(stream);
+  if (!flags || !s) RETURN(Error::cudaErrorInvalidValue);
+  *flags = s->flags;
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *data) {
   API("cudaLaunchHostFunc");
   REQUIRE_DEVICE();
-  if (!fn || !validStream(stream)) RETURN(Error::cudaErrorInvalidValue);
-  if (capturing(stream)) {
+  CUstream_st *s = streamOf(stream);
+  if (!fn || !s) RETURN(Error::cudaErrorInvalidValue);
+  if (s->capture) {
     Node n;
     n.type = cudaGraphNodeTypeHost;
     n.hostFn = fn;
     n.userData = data;
     RETURN(captureNode(stream, std::move(n)));
   }
-  fn(data);
+  rt().enqueueHost(s, [fn, data] { fn(data); });
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t cb, void *data,
                                   unsigned flags) {
   API("cudaStreamAddCallback");
   REQUIRE_DEVICE();
-  if (!cb || flags || !validStream(stream)) RETURN(Error::cudaErrorInvalidValue);
-  cb(stream, cudaSuccess, data);
+  CUstream_st *s = streamOf(stream);
+  if (!cb || flags || !s) RETURN(Error::cudaErrorInvalidValue);
+  if (s->capture) RETURN(Error::cudaErrorStreamCaptureUnsupported);
+  rt().enqueueHost(s, [cb, stream, data] { cb(stream, cudaSuccess, data); });
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags) {
   API("cudaEventCreate");
   if (!event || flags > 0xf) RETURN(Error::cudaErrorInvalidValue);
   REQUIRE_DEVICE();
-  auto *e = new CUevent_st{flags, false, 0};
-  gEvents.insert(e);
-  *event = e;
+  *event = rt().createEvent(flags);
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, 0); }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   API("cudaEventDestroy");
-  if (!gEvents.erase(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  delete event;
-  RETURN(Error::cudaSuccess);
+  RETURN(rt().destroyEvent(event));
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   API("cudaEventRecord");
   REQUIRE_DEVICE();
-  if (!gEvents.count(event) || !validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  CUstream_st *s = streamOf(stream);
+  if (!rt().isEvent(event) || !s) RETURN(Error::cudaErrorInvalidResourceHandle);
   // In a capture an event joins other streams into it (fork/join); only one stream is captured.
-  if (capturing(stream)) RETURN(rt().notSupported("cudaEventRecord in a stream capture"));
-  event->recorded = true;
-  event->cycles = rt().device()->cycles();
-  RETURN(Error::cudaSuccess);
+  if (s->capture) RETURN(rt().notSupported("cudaEventRecord in a stream capture"));
+  RETURN(rt().recordEvent(event, s));
 }
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned) {
   return cudaEventRecord(event, stream);
@@ -857,25 +849,23 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   API("cudaEventSynchronize");
   REQUIRE_DEVICE();
-  if (!gEvents.count(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  RETURN(Error::cudaSuccess);
+  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  RETURN(rt().synchronizeEvent(event));
 }
 cudaError_t cudaEventQuery(cudaEvent_t event) {
   API("cudaEventQuery");
   REQUIRE_DEVICE();
-  if (!gEvents.count(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  RETURN(Error::cudaSuccess);
+  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  Error e = rt().queryEvent(event);
+  if (e == Error::cudaErrorNotReady) return cudaErrorNotReady;
+  RETURN(e);
 }
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
   API("cudaEventElapsedTime");
   REQUIRE_DEVICE();
   if (!ms) RETURN(Error::cudaErrorInvalidValue);
-  if (!gEvents.count(start) || !gEvents.count(end)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  if ((start->flags | end->flags) & 2) RETURN(Error::cudaErrorInvalidResourceHandle);
-  if (!start->recorded || !end->recorded) RETURN(Error::cudaErrorInvalidResourceHandle);
-  double mhz = rt().device()->info().config.clockMhz;
-  *ms = float((double(end->cycles) - double(start->cycles)) / (mhz * 1000.0));
-  RETURN(Error::cudaSuccess);
+  if (!rt().isEvent(start) || !rt().isEvent(end)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  RETURN(rt().elapsedTime(*ms, start, end));
 }
 
 // --- kernels ---
@@ -885,43 +875,25 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
   REQUIRE_DEVICE();
   RETURN(launchImpl(rt().findFunction(func), grid, block, args, shared, stream));
 }
-cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args,
-                                  size_t shared, cudaStream_t stream) {
-  return cudaLaunchKernel(func, grid, block, args, shared, stream);
-}
+
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
   API("cudaFuncGetAttributes");
   if (!attr) RETURN(Error::cudaErrorInvalidValue);
   REQUIRE_DEVICE();
   wf::rt::FunctionRecord *fn = rt().findFunction(func);
   if (!fn) RETURN(Error::cudaErrorInvalidDeviceFunction);
-  const wf::wfx::Kernel *k = rt().kernelOf(*fn);
-  if (!k) RETURN(fn->module->loadError != Error::cudaSuccess ? fn->module->loadError
-                                                             : Error::cudaErrorInvalidDeviceFunction);
-  const wf::isa::Config &c = rt().device()->info().config;
+  wf::rt::FunctionAttributes a;
+  if (Error e = rt().functionAttributes(*fn, a); e != Error::cudaSuccess) RETURN(e);
   std::memset(attr, 0, sizeof *attr);
-  attr->sharedSizeBytes = k->sharedBytes;
-  attr->localSizeBytes = k->localBytes;
-  uint32_t maxThreads = c.maxThreadsPerBlock;
-  if (k->regsPerThread)
-    maxThreads = std::min<uint32_t>(maxThreads, c.regsPerCore / k->regsPerThread / 32 * 32);
-  if (k->maxntid.specified())
-    maxThreads = std::min<uint32_t>(maxThreads, uint32_t(k->maxntid.count()));
-  attr->maxThreadsPerBlock = int(maxThreads);
-  attr->numRegs = int(k->regsPerThread);
-  // User constant memory is the module's (as on a GPU, where every kernel of a module reports
-  // the module's __constant__ bytes).
-  for (const wf::wfx::Symbol &s : fn->module->image.symbols)
-    if (s.segment == wf::wfx::Segment::Const)
-      attr->constSizeBytes = std::max<size_t>(attr->constSizeBytes, size_t(s.offset) + s.size);
-  // The binary is compiled for the device (compute capability 8.0); the PTX names its own target.
-  attr->binaryVersion = 80;
-  attr->ptxVersion = attr->binaryVersion;
-  if (fn->module->ptxArch.rfind("compute_", 0) == 0)
-    attr->ptxVersion = std::atoi(fn->module->ptxArch.c_str() + 8);
-  attr->maxDynamicSharedSizeBytes =
-      fn->maxDynamicShared >= 0 ? fn->maxDynamicShared : int(c.sharedMemPerBlock - k->sharedBytes);
-  attr->preferredShmemCarveout = fn->preferredCarveout;
+  attr->sharedSizeBytes = a.sharedBytes;
+  attr->constSizeBytes = a.constBytes;
+  attr->localSizeBytes = a.localBytes;
+  attr->maxThreadsPerBlock = a.maxThreadsPerBlock;
+  attr->numRegs = a.numRegs;
+  attr->ptxVersion = a.ptxVersion;
+  attr->binaryVersion = a.binaryVersion;
+  attr->maxDynamicSharedSizeBytes = a.maxDynamicShared;
+  attr->preferredShmemCarveout = a.preferredCarveout;
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
@@ -929,24 +901,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int v
   REQUIRE_DEVICE();
   wf::rt::FunctionRecord *fn = rt().findFunction(func);
   if (!fn) RETURN(Error::cudaErrorInvalidDeviceFunction);
-  switch (attr) {
-  case cudaFuncAttributeMaxDynamicSharedMemorySize: {
-    // The opt-in limit: what one core holds, less the kernel's static shared memory.
-    const wf::wfx::Kernel *k = rt().kernelOf(*fn);
-    if (!k) RETURN(fn->module->loadError);
-    uint32_t cap = rt().device()->info().config.sharedMemPerCore - k->sharedBytes;
-    if (value < 0 || uint32_t(value) > cap) RETURN(Error::cudaErrorInvalidValue);
-    fn->maxDynamicShared = value;
-    break;
-  }
-  case cudaFuncAttributePreferredSharedMemoryCarveout:
-    // A hint: shared memory is not carved out of a cache here.
-    if (value < -1 || value > 100) RETURN(Error::cudaErrorInvalidValue);
-    fn->preferredCarveout = value;
-    break;
-  default: RETURN(Error::cudaErrorInvalidValue);
-  }
-  RETURN(Error::cudaSuccess);
+  RETURN(rt().setFunctionAttribute(*fn, int(attr), value));
 }
 cudaError_t cudaFuncSetCacheConfig(const void *func, cudaFuncCache config) {
   API("cudaFuncSetCacheConfig");
@@ -989,7 +944,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *fu
 
 // --- registration: the host code nvcc generates calls these ---
 void **__cudaRegisterFatBinary(void *fatCubin) {
-  std::lock_guard<std::recursive_mutex> l(gApi);
+  std::lock_guard<wf::rt::ContextLock> l(rt().contextLock());
   return reinterpret_cast<void **>(rt().registerFatbin(fatCubin));
 }
 void __cudaRegisterFatBinaryEnd(void **) {}
@@ -1012,7 +967,7 @@ void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *,
                    deviceName, size, constant != 0, true, hostVarPtrAddress);
 }
 char __cudaInitModule(void **handle) {
-  std::lock_guard<std::recursive_mutex> l(gApi);
+  std::lock_guard<wf::rt::ContextLock> l(rt().contextLock());
   auto *m = reinterpret_cast<wf::rt::ModuleRecord *>(handle);
   // Loading aims the host pointers of the module's __managed__ variables at their device copies
   // (on the driver route, the copies in the module loaded from its PTX, which its kernels use).
@@ -1053,6 +1008,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void 
 }
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
                                     size_t shared, cudaStream_t stream) {
+  PerThreadDefault perThread;
   return __cudaLaunchKernel(kernel, grid, block, args, shared, stream);
 }
 
@@ -1128,7 +1084,7 @@ cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *p, cudaStream_t stream) {
   REQUIRE_DEVICE();
   if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
   if (capturing(stream)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
-  RETURN(memcpy3D(p));
+  RETURN(memcpy3D(p, stream, true));
 }
 cudaError_t cudaMemset3D(cudaPitchedPtr p, int value, cudaExtent e) {
   API("cudaMemset3D");
@@ -1140,7 +1096,7 @@ cudaError_t cudaMemset3DAsync(cudaPitchedPtr p, int value, cudaExtent e, cudaStr
   REQUIRE_DEVICE();
   if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
   if (capturing(stream)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
-  RETURN(memset3D(p, value, e));
+  RETURN(memset3D(p, value, e, stream));
 }
 cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream) {
@@ -1154,7 +1110,7 @@ cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width, 
     RETURN(captureNode(stream, std::move(n)));
   }
   if (width > pitch) RETURN(Error::cudaErrorInvalidValue);
-  RETURN(memset2D(ptr, pitch, uint8_t(value), 1, width, height));
+  RETURN(memset2D(ptr, pitch, uint8_t(value), 1, width, height, stream));
 }
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
                            size_t count) {
@@ -1165,12 +1121,12 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
 }
 cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
                                 size_t count, cudaStream_t stream) {
-  {
-    API("cudaMemcpyPeerAsync");
-    if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
-    if (capturing(stream)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
-  }
-  return cudaMemcpyPeer(dst, dstDevice, src, srcDevice, count);
+  API("cudaMemcpyPeerAsync");
+  REQUIRE_DEVICE();
+  if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  if (capturing(stream)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
+  if (dstDevice != 0 || srcDevice != 0) RETURN(Error::cudaErrorInvalidDevice);
+  RETURN(copy(dst, src, count, cudaMemcpyDeviceToDevice, stream, true));
 }
 
 // --- launches: cudaLaunchKernelEx, cooperative ---
@@ -1208,21 +1164,23 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
   REQUIRE_DEVICE();
   if (unsigned(mode) > cudaStreamCaptureModeRelaxed) RETURN(Error::cudaErrorInvalidValue);
   // The legacy default stream cannot be captured; nor can a stream twice.
-  if (!gStreams.count(stream)) RETURN(validStream(stream) ? Error::cudaErrorStreamCaptureUnsupported
-                                                           : Error::cudaErrorInvalidResourceHandle);
-  if (stream->capture) RETURN(Error::cudaErrorIllegalState);
-  stream->capture = new CUgraph_st;
+  CUstream_st *s = streamOf(stream);
+  if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
+  if (s->legacy) RETURN(Error::cudaErrorStreamCaptureUnsupported);
+  if (s->capture) RETURN(Error::cudaErrorIllegalState);
+  s->capture = new CUgraph_st;
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph) {
   API("cudaStreamEndCapture");
   REQUIRE_DEVICE();
   if (!graph) RETURN(Error::cudaErrorInvalidValue);
-  if (!gStreams.count(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  if (!stream->capture) RETURN(Error::cudaErrorIllegalState);
-  *graph = stream->capture;
-  gGraphs.insert(stream->capture);
-  stream->capture = nullptr;
+  CUstream_st *s = streamOf(stream);
+  if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
+  if (!s->capture) RETURN(Error::cudaErrorIllegalState);
+  *graph = s->capture;
+  gGraphs.insert(s->capture);
+  s->capture = nullptr;
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus *status) {
@@ -1363,7 +1321,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
   if (capturing(stream)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
   for (const Node &n : exec->nodes) {
-    if (Error e = runNode(n); e != Error::cudaSuccess) RETURN(e);
+    if (Error e = runNode(n, stream); e != Error::cudaSuccess) RETURN(e);
     if (rt().sticky() != Error::cudaSuccess) RETURN(Error::cudaSuccess); // reported at sync
   }
   RETURN(Error::cudaSuccess);
@@ -1396,11 +1354,12 @@ cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream) {
   REQUIRE_DEVICE();
   if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
   if (capturing(stream)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
-  if (auto it = gPoolAllocs.find(addr(ptr)); it != gPoolAllocs.end()) {
+  Error e = rt().freeAsync(addr(ptr), streamOf(stream));
+  if (auto it = gPoolAllocs.find(addr(ptr)); e == Error::cudaSuccess && it != gPoolAllocs.end()) {
     it->second.first->used -= it->second.second;
     gPoolAllocs.erase(it);
   }
-  RETURN(rt().free(addr(ptr)));
+  RETURN(e);
 }
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device) {
   API("cudaDeviceGetDefaultMemPool");
@@ -1482,10 +1441,55 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, vo
   RETURN(Error::cudaSuccess);
 }
 
+// --- nvcc --default-stream per-thread: the same calls, the null stream being the thread's own ---
+#define PER_THREAD(name, suffix, params, args)                                                     \
+  cudaError_t name##suffix params {                                                                \
+    PerThreadDefault perThread;                                                                    \
+    return name args;                                                                              \
+  }
+PER_THREAD(cudaMemcpy, _ptds, (void *d, const void *s, size_t n, cudaMemcpyKind k), (d, s, n, k))
+PER_THREAD(cudaMemcpyToSymbol, _ptds, (const void *y, const void *s, size_t n, size_t o, cudaMemcpyKind k), (y, s, n, o, k))
+PER_THREAD(cudaMemcpyFromSymbol, _ptds, (void *d, const void *y, size_t n, size_t o, cudaMemcpyKind k), (d, y, n, o, k))
+PER_THREAD(cudaMemcpy2D, _ptds, (void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h, cudaMemcpyKind k), (d, dp, s, sp, w, h, k))
+PER_THREAD(cudaMemcpy3D, _ptds, (const cudaMemcpy3DParms *p), (p))
+PER_THREAD(cudaMemset, _ptds, (void *d, int v, size_t n), (d, v, n))
+PER_THREAD(cudaMemset2D, _ptds, (void *d, size_t p, int v, size_t w, size_t h), (d, p, v, w, h))
+PER_THREAD(cudaMemset3D, _ptds, (cudaPitchedPtr p, int v, cudaExtent e), (p, v, e))
+PER_THREAD(cudaMemcpyAsync, _ptsz, (void *d, const void *s, size_t n, cudaMemcpyKind k, cudaStream_t t), (d, s, n, k, t))
+PER_THREAD(cudaMemcpyToSymbolAsync, _ptsz, (const void *y, const void *s, size_t n, size_t o, cudaMemcpyKind k, cudaStream_t t), (y, s, n, o, k, t))
+PER_THREAD(cudaMemcpyFromSymbolAsync, _ptsz, (void *d, const void *y, size_t n, size_t o, cudaMemcpyKind k, cudaStream_t t), (d, y, n, o, k, t))
+PER_THREAD(cudaMemcpy2DAsync, _ptsz, (void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h, cudaMemcpyKind k, cudaStream_t t), (d, dp, s, sp, w, h, k, t))
+PER_THREAD(cudaMemcpy3DAsync, _ptsz, (const cudaMemcpy3DParms *p, cudaStream_t t), (p, t))
+PER_THREAD(cudaMemsetAsync, _ptsz, (void *d, int v, size_t n, cudaStream_t t), (d, v, n, t))
+PER_THREAD(cudaMemset2DAsync, _ptsz, (void *d, size_t p, int v, size_t w, size_t h, cudaStream_t t), (d, p, v, w, h, t))
+PER_THREAD(cudaMemset3DAsync, _ptsz, (cudaPitchedPtr p, int v, cudaExtent e, cudaStream_t t), (p, v, e, t))
+PER_THREAD(cudaStreamQuery, _ptsz, (cudaStream_t t), (t))
+PER_THREAD(cudaStreamSynchronize, _ptsz, (cudaStream_t t), (t))
+PER_THREAD(cudaStreamGetFlags, _ptsz, (cudaStream_t t, unsigned *f), (t, f))
+PER_THREAD(cudaStreamGetPriority, _ptsz, (cudaStream_t t, int *p), (t, p))
+PER_THREAD(cudaStreamWaitEvent, _ptsz, (cudaStream_t t, cudaEvent_t e, unsigned f), (t, e, f))
+PER_THREAD(cudaStreamAddCallback, _ptsz, (cudaStream_t t, cudaStreamCallback_t c, void *d, unsigned f), (t, c, d, f))
+PER_THREAD(cudaStreamAttachMemAsync, _ptsz, (cudaStream_t t, void *p, size_t n, unsigned f), (t, p, n, f))
+PER_THREAD(cudaStreamBeginCapture, _ptsz, (cudaStream_t t, cudaStreamCaptureMode m), (t, m))
+PER_THREAD(cudaStreamEndCapture, _ptsz, (cudaStream_t t, cudaGraph_t *g), (t, g))
+PER_THREAD(cudaStreamIsCapturing, _ptsz, (cudaStream_t t, cudaStreamCaptureStatus *c), (t, c))
+PER_THREAD(cudaEventRecord, _ptsz, (cudaEvent_t e, cudaStream_t t), (e, t))
+PER_THREAD(cudaEventRecordWithFlags, _ptsz, (cudaEvent_t e, cudaStream_t t, unsigned f), (e, t, f))
+PER_THREAD(cudaLaunchKernel, _ptsz, (const void *f, dim3 g, dim3 b, void **a, size_t s, cudaStream_t t), (f, g, b, a, s, t))
+PER_THREAD(cudaLaunchKernelExC, _ptsz, (const cudaLaunchConfig_t *c, const void *f, void **a), (c, f, a))
+PER_THREAD(cudaLaunchCooperativeKernel, _ptsz, (const void *f, dim3 g, dim3 b, void **a, size_t s, cudaStream_t t), (f, g, b, a, s, t))
+PER_THREAD(cudaLaunchHostFunc, _ptsz, (cudaStream_t t, cudaHostFn_t f, void *d), (t, f, d))
+PER_THREAD(cudaMemPrefetchAsync, _ptsz, (const void *p, size_t n, cudaMemLocation l, unsigned f, cudaStream_t t), (p, n, l, f, t))
+PER_THREAD(cudaMallocAsync, _ptsz, (void **p, size_t n, cudaStream_t t), (p, n, t))
+PER_THREAD(cudaFreeAsync, _ptsz, (void *p, cudaStream_t t), (p, t))
+PER_THREAD(cudaMallocFromPoolAsync, _ptsz, (void **p, size_t n, cudaMemPool_t m, cudaStream_t t), (p, n, m, t))
+PER_THREAD(cudaGraphLaunch, _ptsz, (cudaGraphExec_t g, cudaStream_t t), (g, t))
+#undef PER_THREAD
+
 // --- not yet implemented: cudaErrorNotSupported with a message (never silent success) ---
 #define WF_UNSUPPORTED(name)                                                                       \
   cudaError_t name() {                                                                             \
-    std::lock_guard<std::recursive_mutex> l(gApi);                                                 \
+    std::lock_guard<wf::rt::ContextLock> l(rt().contextLock());                                                 \
     return cudaError_t(int(rt().notSupported(#name)));                                             \
   }
 

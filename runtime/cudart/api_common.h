@@ -1,6 +1,7 @@
 // Pieces every file of the CUDA API layer shares: the runtime, the recording of each call's result
-// (last error, tracing) and the argument-check macros. Each file keeps its own lock: API(name) in
-// api.cpp, TEX_API(name) in texture_api.cpp, each defining `apiName` for RETURN.
+// (last error, tracing) and the argument-check macros. Every entry point holds the runtime's one
+// context lock (docs/runtime.md, "Locks"): API(name) in api.cpp, TEX_API(name) in texture_api.cpp,
+// each defining `apiName` for RETURN.
 #pragma once
 
 #include "cuda_types.h"
@@ -21,6 +22,10 @@ inline cudaError_t done(const char *name, wf::rt::Error e, const std::string &ar
 }
 
 inline uint64_t addr(const void *p) { return reinterpret_cast<uint64_t>(p); }
+
+/// A device attribute (cudaDeviceAttr and CUdevice_attribute share their numbers); the device is
+/// open. Touches no error state: the runtime and the driver API both call it.
+wf::rt::Error deviceAttribute(int *value, int attribute);
 
 } // namespace wf::cudart
 

@@ -5,6 +5,7 @@
 // so a program that uses both APIs (most do) shares one device, one set of modules and one error
 // state, as it does with NVIDIA's libcudart over libcuda. Driver calls never set the runtime's
 // last error. CUresult values are NVIDIA's; most equal the cudaError_t of the same meaning.
+#include "api_common.h"
 #include "cuda_types.h"
 #include "warpforge/runtime/fatbin.h"
 #include "warpforge/runtime/runtime.h"
@@ -63,7 +64,6 @@ constexpr CUresult kFileNotFound = 301;
 constexpr CUresult kInvalidHandle = 400;
 constexpr CUresult kNotFound = 500;
 
-std::recursive_mutex gDriver;
 bool gInitialized = false;
 CUctx_st gPrimary;
 thread_local std::vector<CUcontext> tContextStack;
@@ -88,18 +88,12 @@ CUresult toResult(Error e) {
   }
 }
 
-/// Calls a runtime API function for its effect, keeping the runtime's last-error state as it was
-/// (the driver API has none).
-template <class F> CUresult viaRuntime(F &&call) {
-  Error before = rt().peekLast();
-  cudaError_t e = call();
-  if (e != cudaSuccess) {
-    rt().takeLast();
-    if (before != Error::cudaSuccess)
-      rt().record(before);
-  }
-  return toResult(Error(int(e)));
-}
+/// The common layer's answer as a CUresult (the driver API keeps no last error).
+CUresult result(Error e) { return toResult(e); }
+
+/// The runtime's stream behind a CUstream (0 and CU_STREAM_LEGACY the legacy default stream,
+/// CU_STREAM_PER_THREAD the thread's own); nullptr for a bad handle.
+CUstream_st *streamOf(CUstream s) { return rt().stream(s); }
 
 CUresult ready() {
   if (!gInitialized)
@@ -110,7 +104,7 @@ CUresult ready() {
 }
 
 #define DRIVER_CALL()                                                                              \
-  std::lock_guard<std::recursive_mutex> driverLock(gDriver);                                       \
+  std::lock_guard<wf::rt::ContextLock> driverLock(rt().contextLock());                             \
   if (CUresult r_ = ready(); r_ != kSuccess)                                                       \
   return r_
 
@@ -169,40 +163,10 @@ CUresult loadImage(CUmodule *module, std::string image) {
 
 extern "C" {
 
-// cudart functions this file builds on (defined in api.cpp).
-cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device);
-cudaError_t cudaDeviceSynchronize(void);
-cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
-cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
-cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
-cudaError_t cudaMallocHost(void **ptr, size_t size);
-cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags);
-cudaError_t cudaFreeHost(void *ptr);
-cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned flags);
-cudaError_t cudaMalloc(void **ptr, size_t size);
-cudaError_t cudaFree(void *ptr);
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind,
-                            cudaStream_t s);
-cudaError_t cudaMemset(void *ptr, int value, size_t count);
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
-cudaError_t cudaStreamDestroy(cudaStream_t s);
-cudaError_t cudaStreamSynchronize(cudaStream_t s);
-cudaError_t cudaStreamQuery(cudaStream_t s);
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
-cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
-cudaError_t cudaEventSynchronize(cudaEvent_t e);
-cudaError_t cudaEventQuery(cudaEvent_t e);
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
-cudaError_t cudaEventDestroy(cudaEvent_t e);
-cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func);
-cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value);
-
 // --- initialization, errors, versions ---------------------------------------------------------
 
 CUresult cuInit(unsigned flags) {
-  std::lock_guard<std::recursive_mutex> lock(gDriver);
+  std::lock_guard<wf::rt::ContextLock> lock(rt().contextLock());
   if (flags != 0)
     return kInvalidValue;
   if (Error e = rt().ensureDevice(); e != Error::cudaSuccess)
@@ -222,7 +186,7 @@ CUresult cuGetErrorName(CUresult error, const char **name) {
   if (!name)
     return kInvalidValue;
   static std::map<CUresult, std::string> names;
-  std::lock_guard<std::recursive_mutex> lock(gDriver);
+  std::lock_guard<wf::rt::ContextLock> lock(rt().contextLock());
   std::string cudaName = wf::rt::errorName(error);
   if (cudaName.rfind("cudaError", 0) != 0) {
     *name = nullptr;
@@ -298,7 +262,7 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice dev) {
     return kInvalidValue;
   if (CUresult r = validDevice(dev))
     return r;
-  return viaRuntime([&] { return cudaDeviceGetAttribute(value, cudaDeviceAttr(attribute), dev); });
+  return result(wf::cudart::deviceAttribute(value, attribute));
 }
 
 CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
@@ -308,10 +272,9 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
   if (CUresult r = validDevice(dev))
     return r;
   // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR (75, 76).
-  if (CUresult r =
-          viaRuntime([&] { return cudaDeviceGetAttribute(major, cudaDeviceAttr(75), dev); }))
+  if (CUresult r = result(wf::cudart::deviceAttribute(major, 75)))
     return r;
-  return viaRuntime([&] { return cudaDeviceGetAttribute(minor, cudaDeviceAttr(76), dev); });
+  return result(wf::cudart::deviceAttribute(minor, 76));
 }
 
 // --- contexts: one per device, the primary one ---------------------------------------------------
@@ -339,7 +302,7 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
 
 CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
   // The way out of a sticky fault: it must work while every other call reports the fault.
-  std::lock_guard<std::recursive_mutex> lock(gDriver);
+  std::lock_guard<wf::rt::ContextLock> lock(rt().contextLock());
   if (!gInitialized)
     return kNotInitialized;
   if (CUresult r = validDevice(dev))
@@ -377,7 +340,7 @@ CUresult cuCtxDestroy_v2(CUcontext ctx) {
 }
 
 CUresult cuCtxGetCurrent(CUcontext *ctx) {
-  std::lock_guard<std::recursive_mutex> lock(gDriver);
+  std::lock_guard<wf::rt::ContextLock> lock(rt().contextLock());
   if (!gInitialized)
     return kNotInitialized;
   if (!ctx)
@@ -427,18 +390,24 @@ CUresult cuCtxGetDevice(CUdevice *dev) {
 
 CUresult cuCtxSynchronize(void) {
   DRIVER_CALL();
-  return viaRuntime([] { return cudaDeviceSynchronize(); });
+  return result(rt().synchronizeDevice());
 }
 
 // CUlimit's values are cudaLimit's (stack 0, printf FIFO 1, malloc heap 2, ...).
 CUresult cuCtxSetLimit(int limit, size_t value) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaDeviceSetLimit(cudaLimit(limit), value); });
+  return result(rt().setLimit(limit, value));
 }
 
 CUresult cuCtxGetLimit(size_t *value, int limit) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaDeviceGetLimit(value, cudaLimit(limit)); });
+  if (!value)
+    return kInvalidValue;
+  uint64_t v = 0;
+  Error e = rt().getLimit(limit, v);
+  if (e == Error::cudaSuccess)
+    *value = v;
+  return result(e);
 }
 
 // --- modules ------------------------------------------------------------------------------------
@@ -532,13 +501,15 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *address, size_t *bytes, CUmodule modu
 
 // --- launches -----------------------------------------------------------------------------------
 
-CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                        unsigned by, unsigned bz, unsigned sharedBytes, CUstream stream,
-                        void **kernelParams, void **extra) {
-  DRIVER_CALL();
+} // extern "C"
+
+/// cuLaunchKernel on a stream already resolved (the driver route hands over the runtime's).
+static CUresult launchKernel(CUfunction f, Dim3 grid, Dim3 block, unsigned sharedBytes,
+                             CUstream_st *stream, void **kernelParams, void **extra) {
   if (!f || !liveModule(f->module))
     return kInvalidHandle;
-  (void)stream; // streams complete in order at once (docs/runtime.md)
+  if (!stream)
+    return kInvalidHandle;
   wf::rt::FunctionRecord *fn = rt().findFunction(f);
   if (!fn)
     return kInvalidHandle;
@@ -568,8 +539,17 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   } else if (!kernelParams && !k->params.empty()) {
     return kInvalidValue;
   }
-  Error e = rt().launch(*fn, Dim3{gx, gy, gz}, Dim3{bx, by, bz}, kernelParams, sharedBytes);
-  return toResult(e);
+  return toResult(rt().launch(*fn, grid, block, kernelParams, sharedBytes, stream));
+}
+
+extern "C" {
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                        unsigned by, unsigned bz, unsigned sharedBytes, CUstream stream,
+                        void **kernelParams, void **extra) {
+  DRIVER_CALL();
+  return launchKernel(f, Dim3{gx, gy, gz}, Dim3{bx, by, bz}, sharedBytes, streamOf(stream),
+                      kernelParams, extra);
 }
 
 CUresult cuFuncGetAttribute(int *value, int attribute, CUfunction f) {
@@ -578,21 +558,24 @@ CUresult cuFuncGetAttribute(int *value, int attribute, CUfunction f) {
     return kInvalidValue;
   if (!f || !liveModule(f->module))
     return kInvalidHandle;
-  cudaFuncAttributes a{};
-  if (CUresult r = viaRuntime([&] { return cudaFuncGetAttributes(&a, f); }))
+  wf::rt::FunctionRecord *fn = rt().findFunction(f);
+  if (!fn)
+    return kInvalidHandle;
+  wf::rt::FunctionAttributes a;
+  if (CUresult r = result(rt().functionAttributes(*fn, a)))
     return r;
   switch (attribute) { // CUfunction_attribute
   case 0:
     *value = a.maxThreadsPerBlock;
     return kSuccess;
   case 1:
-    *value = int(a.sharedSizeBytes);
+    *value = int(a.sharedBytes);
     return kSuccess;
   case 2:
-    *value = int(a.constSizeBytes);
+    *value = int(a.constBytes);
     return kSuccess;
   case 3:
-    *value = int(a.localSizeBytes);
+    *value = int(a.localBytes);
     return kSuccess;
   case 4:
     *value = a.numRegs;
@@ -604,13 +587,13 @@ CUresult cuFuncGetAttribute(int *value, int attribute, CUfunction f) {
     *value = a.binaryVersion;
     return kSuccess;
   case 7:
-    *value = a.cacheModeCA;
+    *value = 0; // CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: no -Xptxas -dlcm=ca here
     return kSuccess;
   case 8:
-    *value = a.maxDynamicSharedSizeBytes;
+    *value = a.maxDynamicShared;
     return kSuccess;
   case 9:
-    *value = a.preferredShmemCarveout;
+    *value = a.preferredCarveout;
     return kSuccess;
   default:
     return kInvalidValue;
@@ -623,7 +606,10 @@ CUresult cuFuncSetAttribute(CUfunction f, int attribute, int value) {
     return kInvalidHandle;
   // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (8) and the carveout (9) have the runtime's
   // numbers.
-  return viaRuntime([&] { return cudaFuncSetAttribute(f, cudaFuncAttribute(attribute), value); });
+  wf::rt::FunctionRecord *fn = rt().findFunction(f);
+  if (!fn)
+    return kInvalidHandle;
+  return result(rt().setFunctionAttribute(*fn, attribute, value));
 }
 
 // --- memory -------------------------------------------------------------------------------------
@@ -632,164 +618,208 @@ CUresult cuMemAlloc_v2(CUdeviceptr *address, size_t bytes) {
   DRIVER_CALL();
   if (!address || !bytes)
     return kInvalidValue;
-  void *p = nullptr;
-  CUresult r = viaRuntime([&] { return cudaMalloc(&p, bytes); });
-  *address = reinterpret_cast<CUdeviceptr>(p);
-  return r;
+  uint64_t a = 0;
+  Error e = rt().malloc(bytes, a);
+  *address = a;
+  return result(e);
 }
 
 CUresult cuMemFree_v2(CUdeviceptr address) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaFree(reinterpret_cast<void *>(address)); });
+  return result(rt().free(address));
 }
 
 CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaMemGetInfo(free, total); });
+  if (!free || !total)
+    return kInvalidValue;
+  *total = rt().device()->info().memSize;
+  *free = *total - rt().liveDeviceBytes();
+  return kSuccess;
 }
 
 CUresult cuMemAllocHost_v2(void **ptr, size_t bytes) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaMallocHost(ptr, bytes); });
+  if (!ptr)
+    return kInvalidValue;
+  return result(rt().hostAlloc(bytes, 0, ptr));
 }
 
 CUresult cuMemHostAlloc(void **ptr, size_t bytes, unsigned flags) {
   DRIVER_CALL();
   // CU_MEMHOSTALLOC_* have cudaHostAlloc*'s values.
-  return viaRuntime([&] { return cudaHostAlloc(ptr, bytes, flags); });
+  if (!ptr || flags > 0xf)
+    return kInvalidValue;
+  return result(rt().hostAlloc(bytes, flags, ptr));
 }
 
 CUresult cuMemFreeHost(void *ptr) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaFreeHost(ptr); });
+  return result(rt().hostFree(ptr));
 }
 
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *address, void *host, unsigned flags) {
   DRIVER_CALL();
   if (!address)
     return kInvalidValue;
-  void *p = nullptr;
-  CUresult r = viaRuntime([&] { return cudaHostGetDevicePointer(&p, host, flags); });
-  *address = reinterpret_cast<CUdeviceptr>(p);
-  return r;
+  if (flags)
+    return kInvalidValue;
+  uint64_t a = rt().hostToDevice(host);
+  if (!a)
+    return kInvalidValue;
+  *address = a;
+  return kSuccess;
 }
 
-// cudaMemcpyKind: 1 host to device, 2 device to host, 3 device to device.
+// Copies and fills go through the common layer in stream order (0: the legacy default stream).
+static CUresult copy(void *dst, const void *src, size_t bytes, Runtime::CopyKind kind, CUstream s,
+                     bool async) {
+  CUstream_st *stream = streamOf(s);
+  if (!stream)
+    return kInvalidHandle;
+  return result(rt().memcpy(dst, src, bytes, kind, stream, async));
+}
+
+static void *ptr(CUdeviceptr p) { return reinterpret_cast<void *>(p); }
+
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
   DRIVER_CALL();
-  return viaRuntime(
-      [&] { return cudaMemcpy(reinterpret_cast<void *>(dst), src, bytes, cudaMemcpyKind(1)); });
+  return copy(ptr(dst), src, bytes, Runtime::CopyKind::HostToDevice, nullptr, false);
 }
 
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
   DRIVER_CALL();
-  return viaRuntime(
-      [&] { return cudaMemcpy(dst, reinterpret_cast<void *>(src), bytes, cudaMemcpyKind(2)); });
+  return copy(dst, ptr(src), bytes, Runtime::CopyKind::DeviceToHost, nullptr, false);
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
   DRIVER_CALL();
-  return viaRuntime([&] {
-    return cudaMemcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src), bytes,
-                      cudaMemcpyKind(3));
-  });
+  return copy(ptr(dst), ptr(src), bytes, Runtime::CopyKind::DeviceToDevice, nullptr, false);
 }
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes, CUstream s) {
   DRIVER_CALL();
-  return viaRuntime([&] {
-    return cudaMemcpyAsync(reinterpret_cast<void *>(dst), src, bytes, cudaMemcpyKind(1), s);
-  });
+  return copy(ptr(dst), src, bytes, Runtime::CopyKind::HostToDevice, s, true);
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes, CUstream s) {
   DRIVER_CALL();
-  return viaRuntime([&] {
-    return cudaMemcpyAsync(dst, reinterpret_cast<void *>(src), bytes, cudaMemcpyKind(2), s);
-  });
+  return copy(dst, ptr(src), bytes, Runtime::CopyKind::DeviceToHost, s, true);
 }
 
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s) {
   DRIVER_CALL();
-  return viaRuntime([&] {
-    return cudaMemcpyAsync(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src), bytes,
-                           cudaMemcpyKind(3), s);
-  });
+  return copy(ptr(dst), ptr(src), bytes, Runtime::CopyKind::DeviceToDevice, s, true);
+}
+
+/// `count` elements of `width` bytes on the legacy default stream (asynchronous, as CUDA's).
+static CUresult fill(CUdeviceptr dst, uint32_t value, size_t count, unsigned width) {
+  if (dst % width)
+    return kInvalidValue;
+  return result(rt().memset(dst, value, width, count, streamOf(nullptr)));
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaMemset(reinterpret_cast<void *>(dst), value, count); });
-}
-
-/// Fills `count` elements of `width` bytes with `value`, through the DMA path in one write.
-static CUresult fillWide(CUdeviceptr dst, uint32_t value, size_t count, size_t width) {
-  if (dst % width)
-    return kInvalidValue;
-  if (!count)
-    return kSuccess;
-  if (!rt().isDevice(dst, count * width))
-    return kInvalidValue;
-  std::vector<uint8_t> pattern(count * width);
-  for (size_t i = 0; i < count; ++i)
-    std::memcpy(pattern.data() + i * width, &value, width);
-  return rt().device()->write(dst, pattern.data(), pattern.size()) ? kSuccess : kInvalidValue;
+  return fill(dst, value, count, 1);
 }
 
 CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short value, size_t count) {
   DRIVER_CALL();
-  return fillWide(dst, value, count, 2);
+  return fill(dst, value, count, 2);
 }
 
 CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t count) {
   DRIVER_CALL();
-  return fillWide(dst, value, count, 4);
+  return fill(dst, value, count, 4);
 }
 
-// --- streams and events (the runtime's objects: CUstream is cudaStream_t) -----------------------
+// --- streams and events (the common layer's objects: CUstream is cudaStream_t) -----------------
 
 CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaStreamCreateWithFlags(stream, flags); });
+  if (!stream || flags > 1)
+    return kInvalidValue;
+  *stream = rt().createStream(flags, 0);
+  return kSuccess;
 }
 CUresult cuStreamDestroy_v2(CUstream stream) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaStreamDestroy(stream); });
+  return result(rt().destroyStream(stream));
 }
 CUresult cuStreamSynchronize(CUstream stream) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaStreamSynchronize(stream); });
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  return result(rt().synchronize(s));
 }
 CUresult cuStreamQuery(CUstream stream) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaStreamQuery(stream); });
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  return result(rt().query(s));
+}
+CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags) {
+  DRIVER_CALL();
+  CUstream_st *s = streamOf(stream);
+  if (!s || !rt().isEvent(event))
+    return kInvalidHandle;
+  if (flags > 1)
+    return kInvalidValue;
+  return result(rt().waitEvent(s, event));
+}
+CUresult cuLaunchHostFunc(CUstream stream, void (*fn)(void *), void *data) {
+  DRIVER_CALL();
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  if (!fn)
+    return kInvalidValue;
+  rt().enqueueHost(s, [fn, data] { fn(data); });
+  return kSuccess;
 }
 CUresult cuEventCreate(CUevent *event, unsigned flags) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaEventCreateWithFlags(event, flags); });
+  if (!event || flags > 0xf)
+    return kInvalidValue;
+  *event = rt().createEvent(flags);
+  return kSuccess;
 }
 CUresult cuEventRecord(CUevent event, CUstream stream) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaEventRecord(event, stream); });
+  CUstream_st *s = streamOf(stream);
+  if (!s || !rt().isEvent(event))
+    return kInvalidHandle;
+  return result(rt().recordEvent(event, s));
 }
 CUresult cuEventSynchronize(CUevent event) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaEventSynchronize(event); });
+  if (!rt().isEvent(event))
+    return kInvalidHandle;
+  return result(rt().synchronizeEvent(event));
 }
 CUresult cuEventQuery(CUevent event) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaEventQuery(event); });
+  if (!rt().isEvent(event))
+    return kInvalidHandle;
+  return result(rt().queryEvent(event));
 }
 CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaEventElapsedTime(ms, start, end); });
+  if (!ms)
+    return kInvalidValue;
+  if (!rt().isEvent(start) || !rt().isEvent(end))
+    return kInvalidHandle;
+  return result(rt().elapsedTime(*ms, start, end));
 }
 CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
   return cuEventElapsedTime_v2(ms, start, end);
 }
 CUresult cuEventDestroy_v2(CUevent event) {
   DRIVER_CALL();
-  return viaRuntime([&] { return cudaEventDestroy(event); });
+  return result(rt().destroyEvent(event));
 }
 
 } // extern "C"
@@ -813,7 +843,7 @@ std::map<ModuleRecord *, CUmodule> gRouteModules;
 
 /// The driver module standing for a registered fatbinary: its PTX, loaded by cuModuleLoadData.
 Error moduleFor(ModuleRecord *record, CUmodule &out) {
-  std::lock_guard<std::recursive_mutex> lock(gDriver);
+  std::lock_guard<wf::rt::ContextLock> lock(Runtime::get().contextLock());
   if (auto it = gRouteModules.find(record); it != gRouteModules.end() && liveModule(it->second)) {
     out = it->second;
     return Error::cudaSuccess;
@@ -841,7 +871,8 @@ Error initModule(ModuleRecord *record) {
 }
 
 Error launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args, uint64_t shared,
-             cudaStream_t stream) {
+             CUstream_st *stream) {
+  std::lock_guard<wf::rt::ContextLock> lock(Runtime::get().contextLock());
   CUmodule module = nullptr;
   if (Error e = moduleFor(fn.module, module); e != Error::cudaSuccess)
     return e;
@@ -851,8 +882,7 @@ Error launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args, uint64_t sh
   // The runtime's per-kernel opt-in (cudaFuncSetAttribute) carries over to the driver's handle.
   if (fn.maxDynamicShared >= 0)
     cuFuncSetAttribute(f, 8, fn.maxDynamicShared);
-  CUresult r = cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                              unsigned(shared), stream, args, nullptr);
+  CUresult r = launchKernel(f, grid, block, unsigned(shared), stream, args, nullptr);
   switch (r) {
   case kSuccess:
     return Error::cudaSuccess;

@@ -1,4 +1,4 @@
-// Written once from the declarations in cuda_types.h. Checks at build time that runtime/cudart/cuda_types.h has the layouts and values of NVIDIA's
+// Written once from the declarations in cuda_types.h. Checks at build time that compiler/cuda/include/cuda_types.h has the layouts and values of NVIDIA's
 // headers (built only when the CUDA toolkit headers are found).
 #include <cstddef>
 #include <cstdint> // before the namespace below, so cuda_types.h includes it at global scope

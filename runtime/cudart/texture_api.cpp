@@ -17,7 +17,6 @@ using wf::rt::Runtime;
 
 namespace {
 
-std::mutex gTexApi;
 /// What each object was created from, for the cudaGet*Object*Desc calls.
 struct ObjectRecord {
   cudaResourceDesc res{};
@@ -30,7 +29,7 @@ using wf::cudart::done;
 using wf::cudart::rt;
 
 #define TEX_API(name)                                                                              \
-  std::lock_guard<std::mutex> texLock(gTexApi);                                                    \
+  std::lock_guard<wf::rt::ContextLock> texLock(rt().contextLock());                                \
   const char *apiName = name
 
 /// Whether `kind` allows the linear memory side of an array copy to be on the device.

@@ -3,6 +3,7 @@
 
 #include "warpforge/codegen/Codegen.h"
 #include "warpforge/isa/device.gen.h"
+#include "warpforge/isa/isa.gen.h"
 #include "warpforge/ptx/Parser.h"
 #include "warpforge/runtime/fatbin.h"
 #include "profile.h"
@@ -32,7 +33,7 @@ struct ErrorText {
 };
 constexpr ErrorText kErrors[] = {
 #define WF_ERROR(name, value, text) {value, #name, text},
-#include "warpforge/runtime/errors.def"
+#include "cuda_errors.def"
 #undef WF_ERROR
 };
 
@@ -149,7 +150,10 @@ Runtime &Runtime::get() {
   return *runtime;
 }
 
-Runtime::Runtime() { trace_ = envOr("WARPFORGE_TRACE", "0") != "0"; }
+Runtime::Runtime() {
+  trace_ = envOr("WARPFORGE_TRACE", "0") != "0";
+  legacy_.legacy = true;
+}
 
 Error Runtime::record(Error e) {
   if (e != Error::cudaSuccess)
@@ -180,6 +184,7 @@ Error Runtime::notSupported(const char *call) {
 }
 
 Error Runtime::ensureDevice() {
+  std::lock_guard lock(lock_);
   if (opened_)
     return openError_;
   opened_ = true;
@@ -189,14 +194,24 @@ Error Runtime::ensureDevice() {
   if (!device_) {
     std::fprintf(stderr, "warpforge: %s\n", error.c_str());
     openError_ = Error::cudaErrorNoDevice;
+    return openError_;
   }
+  // As when CUDA destroys the context at exit: queued work finishes and its printf output and
+  // faults are reported.
+  std::atexit([] {
+    Runtime &r = Runtime::get();
+    std::lock_guard lock(r.lock_);
+    r.waitAll();
+    r.collect();
+    std::fflush(stdout);
+  });
   return openError_;
 }
 
 // --- registration ---
 
 ModuleRecord *Runtime::registerFatbin(const void *wrapper) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   auto m = std::make_unique<ModuleRecord>();
   m->wrapper = wrapper;
   fatbin::Parsed parsed;
@@ -230,24 +245,24 @@ void Runtime::unregisterFatbin(ModuleRecord *) {
 }
 
 void Runtime::registerFunction(ModuleRecord *module, const void *hostFun, const char *name) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   functions_[hostFun] = FunctionRecord{module, name ? name : "", hostFun};
 }
 
 void Runtime::registerVar(ModuleRecord *module, const void *hostVar, const char *name,
                           uint64_t size, bool constant, bool managed, void **managedHostPtr) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   vars_[hostVar] = VarRecord{module, name ? name : "", size, constant, managed, managedHostPtr};
 }
 
 FunctionRecord *Runtime::findFunction(const void *hostFun) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   auto it = functions_.find(hostFun);
   return it == functions_.end() ? nullptr : &it->second;
 }
 
 const VarRecord *Runtime::findVar(const void *hostVar) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   auto it = vars_.find(hostVar);
   if (it != vars_.end())
     return &it->second;
@@ -387,7 +402,99 @@ const wfx::Kernel *Runtime::kernelOf(FunctionRecord &fn) {
   return fn.module->image.findKernel(fn.name);
 }
 
+Error Runtime::functionAttributes(FunctionRecord &fn, FunctionAttributes &a) {
+  std::lock_guard lock(lock_);
+  const wfx::Kernel *k = kernelOf(fn);
+  if (!k)
+    return fn.module->loadError != Error::cudaSuccess ? fn.module->loadError
+                                                      : Error::cudaErrorInvalidDeviceFunction;
+  const isa::Config &c = device_->info().config;
+  a = FunctionAttributes{};
+  a.sharedBytes = k->sharedBytes;
+  a.localBytes = k->localBytes;
+  uint32_t maxThreads = c.maxThreadsPerBlock;
+  if (k->regsPerThread)
+    maxThreads = std::min<uint32_t>(maxThreads, c.regsPerCore / k->regsPerThread / 32 * 32);
+  if (k->maxntid.specified())
+    maxThreads = std::min<uint32_t>(maxThreads, uint32_t(k->maxntid.count()));
+  a.maxThreadsPerBlock = int(maxThreads);
+  a.numRegs = int(k->regsPerThread);
+  // User constant memory is the module's (as on a GPU, where every kernel of a module reports
+  // the module's __constant__ bytes).
+  for (const wfx::Symbol &s : fn.module->image.symbols)
+    if (s.segment == wfx::Segment::Const)
+      a.constBytes = std::max<uint64_t>(a.constBytes, uint64_t(s.offset) + s.size);
+  // The binary is compiled for the device (compute capability 8.0); the PTX names its own target.
+  a.binaryVersion = 80;
+  a.ptxVersion = a.binaryVersion;
+  if (fn.module->ptxArch.rfind("compute_", 0) == 0)
+    a.ptxVersion = std::atoi(fn.module->ptxArch.c_str() + 8);
+  a.maxDynamicShared =
+      fn.maxDynamicShared >= 0 ? fn.maxDynamicShared : int(c.sharedMemPerBlock - k->sharedBytes);
+  a.preferredCarveout = fn.preferredCarveout;
+  return Error::cudaSuccess;
+}
+
+Error Runtime::setFunctionAttribute(FunctionRecord &fn, int attribute, int value) {
+  std::lock_guard lock(lock_);
+  switch (attribute) {
+  case 8: { // the dynamic shared memory opt-in: up to what one core holds, less the static bytes
+    const wfx::Kernel *k = kernelOf(fn);
+    if (!k)
+      return fn.module->loadError != Error::cudaSuccess ? fn.module->loadError
+                                                        : Error::cudaErrorInvalidDeviceFunction;
+    uint32_t cap = device_->info().config.sharedMemPerCore - k->sharedBytes;
+    if (value < 0 || uint32_t(value) > cap)
+      return Error::cudaErrorInvalidValue;
+    fn.maxDynamicShared = value;
+    return Error::cudaSuccess;
+  }
+  case 9: // the preferred carveout, a hint: shared memory is not carved out of a cache here
+    if (value < -1 || value > 100)
+      return Error::cudaErrorInvalidValue;
+    fn.preferredCarveout = value;
+    return Error::cudaSuccess;
+  default: return Error::cudaErrorInvalidValue;
+  }
+}
+
+Error Runtime::setLimit(int limit, uint64_t value) {
+  std::lock_guard lock(lock_);
+  switch (limit) {
+  case 0: stackSize = value; return Error::cudaSuccess;
+  case 1:
+    if (value < 64)
+      return Error::cudaErrorInvalidValue;
+    printfFifoSize = value;
+    return Error::cudaSuccess;
+  case 2:
+    // Fixed once a module using the heap has loaded (guide B.18.1).
+    if (deviceHeapReserved())
+      return Error::cudaErrorInvalidValue;
+    mallocHeapSize = value;
+    return Error::cudaSuccess;
+  default: return Error::cudaErrorUnsupportedLimit;
+  }
+}
+
+Error Runtime::getLimit(int limit, uint64_t &value) {
+  std::lock_guard lock(lock_);
+  switch (limit) {
+  case 0: value = stackSize; return Error::cudaSuccess;
+  case 1: value = printfFifoSize; return Error::cudaSuccess;
+  case 2: value = mallocHeapSize; return Error::cudaSuccess;
+  default: return Error::cudaErrorUnsupportedLimit;
+  }
+}
+
 Error Runtime::prepareRtbuf() {
+  // Launches in flight share the area (their printf records go one after another into the
+  // FIFO); it is rewritten only when nothing runs.
+  if (rtbuf_ && rtbufFifo_ == printfFifoSize && rtbufHeap_ == deviceHeap_)
+    return Error::cudaSuccess;
+  if (launchesInFlight_ != 0) // queued launches (deferred ones too) hold the area's address
+    waitAll();
+  drainPrintf();
   if (!rtbuf_ || rtbufFifo_ != printfFifoSize) {
     if (rtbuf_)
       device_->free(rtbuf_);
@@ -400,6 +507,7 @@ Error Runtime::prepareRtbuf() {
   area.fifoBase = rtbuf_ + kRtHeader;
   area.fifoSize = uint32_t(printfFifoSize);
   area.deviceHeap = deviceHeap_;
+  rtbufHeap_ = deviceHeap_;
   device_->write(rtbuf_, &area, sizeof area);
   return Error::cudaSuccess;
 }
@@ -460,21 +568,15 @@ Error Runtime::reportFault(FunctionRecord &fn, const DeviceFault &fault, Dim3 gr
   Error e = faultError(fault.kind);
   std::fflush(stdout);
   if (fault.kind == FaultKind::Assert && rtbuf_) {
-    uint8_t rec[32];
-    device_->read(rtbuf_ + offsetof(RuntimeArea, assertFlag), rec, sizeof rec);
-    uint32_t flag, line;
-    uint64_t msg, file, func;
-    std::memcpy(&flag, rec, 4);
-    std::memcpy(&line, rec + 4, 4);
-    std::memcpy(&msg, rec + 8, 8);
-    std::memcpy(&file, rec + 16, 8);
-    std::memcpy(&func, rec + 24, 8);
-    if (flag)
+    // The assert record's layout is the generated RuntimeArea's (isa/device.toml).
+    RuntimeArea area;
+    device_->read(rtbuf_, &area, sizeof area);
+    if (area.assertFlag)
       std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
-                   readDeviceString(*device_, file).c_str(), line,
-                   readDeviceString(*device_, func).c_str(), fault.block.x, fault.block.y,
-                   fault.block.z, fault.thread.x, fault.thread.y, fault.thread.z,
-                   readDeviceString(*device_, msg).c_str());
+                   readDeviceString(*device_, area.assertFile).c_str(), area.assertLine,
+                   readDeviceString(*device_, area.assertFunction).c_str(), fault.block.x,
+                   fault.block.y, fault.block.z, fault.thread.x, fault.thread.y, fault.thread.z,
+                   readDeviceString(*device_, area.assertMessage).c_str());
   }
   std::fprintf(stderr,
                "warpforge: kernel fault (%s): %s\n  launch <<<(%u,%u,%u), (%u,%u,%u)>>> of %s\n",
@@ -490,18 +592,19 @@ uint32_t Runtime::blocksPerCore(const wfx::Kernel &k, uint64_t threads,
   const isa::Config &c = device_->info().config;
   if (threads == 0)
     return 0;
-  uint64_t warps = (threads + 31) / 32;
+  uint64_t warps = (threads + isa::kWarpSize - 1) / isa::kWarpSize;
   uint64_t n = c.maxBlocksPerCore;
   n = std::min<uint64_t>(n, c.warpsPerCore / warps);
   if (k.regsPerThread)
-    n = std::min<uint64_t>(n, c.regsPerCore / (warps * 32 * k.regsPerThread));
+    n = std::min<uint64_t>(n, c.regsPerCore / (warps * isa::kWarpSize * k.regsPerThread));
   if (uint64_t shared = k.sharedBytes + sharedDynamic)
     n = std::min<uint64_t>(n, c.sharedMemPerCore / shared);
   return uint32_t(n);
 }
 
 Error Runtime::launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args,
-                      uint64_t sharedDynamic, bool cooperative) {
+                      uint64_t sharedDynamic, CUstream_st *stream, bool cooperative) {
+  std::lock_guard lock(lock_);
   if (Error e = ensureLoaded(*fn.module); e != Error::cudaSuccess)
     return e;
   const wfx::Kernel *k = fn.module->image.findKernel(fn.name);
@@ -521,8 +624,8 @@ Error Runtime::launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args,
                                                                : 0;
   if (sharedDynamic > dynLimit || uint64_t(k->sharedBytes) + sharedDynamic > cfg.sharedMemPerCore)
     return Error::cudaErrorInvalidValue;
-  uint64_t warps = (threads + 31) / 32;
-  if (warps * 32 * k->regsPerThread > cfg.regsPerCore || warps > cfg.warpsPerCore)
+  uint64_t warps = (threads + isa::kWarpSize - 1) / isa::kWarpSize;
+  if (warps * isa::kWarpSize * k->regsPerThread > cfg.regsPerCore || warps > cfg.warpsPerCore)
     return Error::cudaErrorLaunchOutOfResources;
   // __launch_bounds__ / .maxntid: the code was compiled for at most that many threads (a real
   // GPU answers cudaErrorInvalidValue, tests/cuda/README.md).
@@ -555,6 +658,12 @@ Error Runtime::launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args,
   }
   if (Error e = prepareRtbuf(); e != Error::cudaSuccess)
     return e;
+  // Cooperative and profiled launches run alone: the grid barrier's address is in the runtime
+  // area's header, and the profile counters are read back after the launch.
+  Profiler *profiler = Profiler::fromEnvironment();
+  bool alone = cooperative || profiler;
+  if (alone)
+    waitAll();
   if (cooperative) {
     // The grid barrier of cooperative_groups: a zeroed word pair whose address the kernel reads
     // from the runtime area (%envreg1:%envreg2, docs/compiler.md).
@@ -564,23 +673,29 @@ Error Runtime::launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args,
     device_->write(rtbuf_ + kRtGridWorkspace, &gridWorkspace_, 8);
   }
   p.rtbuf = rtbuf_;
-  Profiler *profiler = Profiler::fromEnvironment();
   if (profiler)
     p.profileCounters = profiler->countersFor(*device_, *fn.module);
-  LaunchOutcome r = device_->launch(p);
-  if (profiler && p.profileCounters)
-    profiler->collect(*device_, *fn.module, fn.name);
-  drainPrintf();
-  if (trace_)
-    std::fprintf(stderr, "[warpforge] launch %s <<<(%u,%u,%u),(%u,%u,%u),%llu>>>: %llu warp insts, %llu cycles\n",
-                 fn.name.c_str(), grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                 (unsigned long long)sharedDynamic, (unsigned long long)r.warpInsts,
-                 (unsigned long long)r.cycles);
-  if (r.fault) {
-    // As on a GPU, the launch itself succeeds; the fault is sticky and the next synchronizing
-    // call returns it (launch-resource failures are reported by the launch, not sticky).
-    Error e = reportFault(fn, *r.fault, grid, block);
-    return r.fault->kind == FaultKind::InvalidLaunch ? e : Error::cudaSuccess;
+  bool profiled = p.profileCounters != 0;
+  // CUDA flushes device printf output at a launch, of the kernels that are done.
+  if (launchesInFlight_ == 0)
+    drainPrintf();
+  ++launchesInFlight_;
+  FunctionRecord *f = &fn;
+  WorkRef work = enqueue(stream, [this, p = std::move(p), f, grid, block,
+                                  sharedDynamic](std::span<const Ticket> after) {
+    return device_->submitLaunch(p, after, [this, f, grid, block, sharedDynamic](
+                                               const CommandResult &r) {
+      finished(Finished{f, grid, block, sharedDynamic, r});
+    });
+  });
+  if (alone) {
+    waitFor(work);
+    if (profiled)
+      profiler->collect(*device_, *fn.module, fn.name);
+    if (cooperative) {
+      uint64_t none = 0; // ordinary launches find 0 there, as CUDA leaves it
+      device_->write(rtbuf_ + kRtGridWorkspace, &none, 8);
+    }
   }
   return Error::cudaSuccess;
 }
@@ -593,10 +708,15 @@ Error Runtime::malloc(uint64_t bytes, uint64_t &address) {
   address = 0;
   if (bytes == 0)
     return Error::cudaSuccess;
+  std::lock_guard lock(lock_);
+  reapFrees();
   address = device_->allocate(bytes, 256);
+  if (!address && !pendingFrees_.empty()) {
+    waitAll(); // memory freed in stream order comes back when the streams reach the frees
+    address = device_->allocate(bytes, 256);
+  }
   if (!address)
     return Error::cudaErrorMemoryAllocation;
-  std::lock_guard lock(mutex_);
   deviceAllocs_[address] = bytes;
   return Error::cudaSuccess;
 }
@@ -614,7 +734,7 @@ Error Runtime::mallocManaged(uint64_t bytes, uint64_t &address) {
                         "addresses in this process)");
   if (Error e = malloc(bytes, address); e != Error::cudaSuccess)
     return e;
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   managed_[address] = bytes;
   return Error::cudaSuccess;
 }
@@ -631,7 +751,8 @@ Error Runtime::free(uint64_t address) {
   if (address == 0)
     return Error::cudaSuccess;
   {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(lock_);
+    waitAll(); // cudaFree synchronizes: no queued command may still use the memory
     auto it = deviceAllocs_.find(address);
     if (it == deviceAllocs_.end())
       return Error::cudaErrorInvalidValue;
@@ -671,7 +792,7 @@ Error Runtime::hostAlloc(uint64_t bytes, unsigned flags, void **ptr) {
     if (!host)
       return Error::cudaErrorMemoryAllocation;
   }
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   hostAllocs_[reinterpret_cast<uintptr_t>(host)] = HostAllocation{size, dev, flags};
   *ptr = host;
   return Error::cudaSuccess;
@@ -682,7 +803,8 @@ Error Runtime::hostFree(void *ptr) {
     return Error::cudaSuccess;
   HostAllocation a;
   {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(lock_);
+    waitAll();
     auto it = hostAllocs_.find(reinterpret_cast<uintptr_t>(ptr));
     if (it == hostAllocs_.end() || it->second.registered)
       return Error::cudaErrorInvalidValue;
@@ -701,7 +823,7 @@ Error Runtime::hostRegister(void *ptr, uint64_t bytes, unsigned flags) {
     return Error::cudaErrorInvalidValue;
   if (flags & 0x6) // Mapped, IoMemory: the device cannot reach arbitrary host pages here
     return notSupported("cudaHostRegister with cudaHostRegisterMapped or cudaHostRegisterIoMemory");
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   auto p = reinterpret_cast<uintptr_t>(ptr);
   auto next = hostAllocs_.lower_bound(p);
   if (next != hostAllocs_.end() && next->first < p + bytes)
@@ -713,7 +835,7 @@ Error Runtime::hostRegister(void *ptr, uint64_t bytes, unsigned flags) {
 }
 
 Error Runtime::hostUnregister(void *ptr) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   auto it = hostAllocs_.find(reinterpret_cast<uintptr_t>(ptr));
   if (!ptr || it == hostAllocs_.end() || !it->second.registered)
     return Error::cudaErrorHostMemoryNotRegistered;
@@ -735,7 +857,7 @@ std::optional<HostAllocation> Runtime::findHost(const void *ptr, uint64_t *base)
 }
 
 uint64_t Runtime::hostToDevice(const void *ptr, uint64_t *sizeLeft) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   uint64_t base = 0;
   auto a = findHost(ptr, &base);
   if (!a || !a->device)
@@ -751,11 +873,30 @@ void *Runtime::deviceToHost(uint64_t address, uint64_t bytes) {
 }
 
 void Runtime::reset() {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   if (device_) {
-    device_->synchronize();
+    waitAll();
+    collect(); // what finished before the reset is reported (CUDA flushes printf here)
     device_->reset();
   }
+  {
+    std::lock_guard fin(finishedMutex_);
+    finished_.clear();
+    asyncError_ = Error::cudaSuccess;
+  }
+  // Streams and events die with the context; the default streams start empty.
+  for (CUstream_st *s : streams_)
+    delete s;
+  streams_.clear();
+  for (CUevent_st *e : events_)
+    delete e;
+  events_.clear();
+  legacy_.tail.clear();
+  for (CUstream_st *s : perThread_)
+    s->tail.clear();
+  orphans_.clear();
+  pendingFrees_.clear();
+  rtbufHeap_ = 0;
   deviceAllocs_.clear();
   managed_.clear();
   forgetTextures();

@@ -88,6 +88,9 @@ Error arrayCopy(const ArrayInfo &a, uint64_t xBytes, uint64_t y, uint64_t z, uin
       (height > 1 && pitch < widthBytes) || (depth > 1 && slicePitch < pitch * height))
     return Error::cudaErrorInvalidValue;
   Runtime &r = Runtime::get();
+  // Array copies are synchronous calls: they follow every queued command (the legacy default
+  // stream's implicit synchronization) and read and write device memory directly.
+  r.quiesce();
   Device &d = *r.device();
   if (otherDevice &&
       !r.isDevice(other + (depth - 1) * slicePitch + (height - 1) * pitch, widthBytes))

@@ -219,15 +219,7 @@ std::vector<std::string> clangCudaArgs(const std::string &clang, const std::stri
   std::vector<std::string> argv = {
       clang,        "-x",   "cuda",       "--cuda-gpu-arch=sm_75",     "-nocudainc",
       "-nocudalib", "-O2",  "-std=c++17", "-Wno-unknown-cuda-version", "-D__WARPFORGE__=1",
-      "-isystem",   headers};
-  // The runtime's ABI types (cuda_types.h and the tables it includes) are installed beside our
-  // headers; in the build tree they are read where the runtime has them.
-  std::error_code ec;
-#ifdef WARPFORGE_RUNTIME_TYPES_DIR
-  if (!fs::exists(fs::path(headers) / "cuda_types.h", ec))
-    argv.insert(argv.end(), {"-isystem", WARPFORGE_RUNTIME_TYPES_DIR, "-isystem",
-                             WARPFORGE_RUNTIME_INCLUDE_DIR});
-#endif
+      "-isystem",   headers}; // the ABI types (cuda_types.h) are among them
   argv.insert(argv.end(), {"-include", "__wf_cuda_preinclude.h"});
   return argv;
 }

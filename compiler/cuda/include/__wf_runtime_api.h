@@ -10,7 +10,7 @@
 #endif
 
 // The CUDA types that cross libcudart's ABI (enums with CUDA's values, structs with CUDA's
-// layouts) are written once, in the runtime (runtime/cudart/cuda_types.h, checked against
+// layouts) are written once, here (cuda_types.h, which the runtime includes; checked against
 // NVIDIA's headers when they are installed); these headers share that file.
 #include <cuda_types.h>
 #ifdef __cplusplus

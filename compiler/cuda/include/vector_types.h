@@ -155,5 +155,5 @@ struct dim3 {
   __host__ __device__ constexpr operator uint3() const { return uint3{x, y, z}; }
 };
 typedef struct dim3 dim3;
-#define __WF_DIM3_DEFINED 1 // runtime/cudart/cuda_types.h then keeps its plain dim3 out
+#define __WF_DIM3_DEFINED 1 // cuda_types.h then keeps its plain dim3 out
 

@@ -5,12 +5,18 @@
 #pragma once
 
 #include "warpforge/runtime/device.h"
+#include "warpforge/runtime/streams.h"
 #include "warpforge/module/wfx.h"
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,7 +24,7 @@ namespace wf::rt {
 
 enum class Error : int {
 #define WF_ERROR(name, value, text) name = value,
-#include "warpforge/runtime/errors.def"
+#include "cuda_errors.def"
 #undef WF_ERROR
 };
 
@@ -69,6 +75,13 @@ struct HostAllocation {
   bool registered = false; ///< cudaHostRegister: the program's memory, never freed by us
 };
 
+/// What cudaFuncGetAttributes and cuFuncGetAttribute report of a kernel.
+struct FunctionAttributes {
+  uint64_t sharedBytes = 0, constBytes = 0, localBytes = 0;
+  int maxThreadsPerBlock = 0, numRegs = 0, ptxVersion = 0, binaryVersion = 0;
+  int maxDynamicShared = 0, preferredCarveout = -1;
+};
+
 class Runtime {
 public:
   static Runtime &get();
@@ -76,7 +89,9 @@ public:
   /// Opens the device on first use (WARPFORGE_DEVICE, WARPFORGE_CONFIG).
   Error ensureDevice();
   Device *device() { return device_.get(); }
-  std::mutex &mutex() { return mutex_; }
+  /// The one lock of the runtime (docs/runtime.md, "Locks"): every API call, runtime or driver,
+  /// holds it; waits release it (Unlocked); completions on device threads never take it.
+  ContextLock &contextLock() { return lock_; }
 
   // --- errors ---
   Error sticky() const { return sticky_; }
@@ -110,12 +125,66 @@ public:
   Error symbol(const void *hostVar, uint64_t &address, uint64_t &size);
   /// A cooperative launch requires every block to be co-resident and gives the kernel a grid
   /// barrier workspace (cooperative_groups::this_grid().sync()).
+  /// Queues the grid on `stream` and returns; a fault becomes the sticky error at the next
+  /// synchronization point.
   Error launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args, uint64_t sharedDynamic,
-               bool cooperative = false);
+               CUstream_st *stream, bool cooperative = false);
   const wfx::Kernel *kernelOf(FunctionRecord &fn);
+  Error functionAttributes(FunctionRecord &fn, FunctionAttributes &out);
+  /// cudaFuncAttribute / CUfunction_attribute numbers: 8 the dynamic shared memory opt-in, 9 the
+  /// preferred carveout (a hint).
+  Error setFunctionAttribute(FunctionRecord &fn, int attribute, int value);
+  /// cudaLimit / CUlimit numbers: 0 stack, 1 printf FIFO, 2 device heap.
+  Error setLimit(int limit, uint64_t value);
+  Error getLimit(int limit, uint64_t &value);
   /// Blocks of `k` one core holds at once with `threads` threads and `sharedDynamic` bytes
   /// (the occupancy calculator; 0 when a block does not fit).
   uint32_t blocksPerCore(const wfx::Kernel &k, uint64_t threads, uint64_t sharedDynamic) const;
+
+  // --- streams and events (streams.cpp) ---
+  /// The stream a handle names: null and cudaStreamLegacy (1) the legacy default stream (with
+  /// `perThreadDefault`, as nvcc's --default-stream per-thread compiles it, null names the
+  /// calling thread's), cudaStreamPerThread (2) the calling thread's; nullptr for a bad handle.
+  CUstream_st *stream(const void *handle, bool perThreadDefault = false);
+  CUstream_st *createStream(unsigned flags, int priority);
+  Error destroyStream(CUstream_st *stream);
+  CUevent_st *createEvent(unsigned flags);
+  bool isEvent(const CUevent_st *event) const { return events_.count(const_cast<CUevent_st *>(event)) != 0; }
+  Error destroyEvent(CUevent_st *event);
+  /// Queues a device command in `stream`'s order (and the legacy default stream's implicit
+  /// synchronization); returns at once.
+  WorkRef enqueue(CUstream_st *stream, SubmitFn submit);
+  /// Queues a host function: it runs on the runtime's host thread when everything before it in
+  /// `stream` is done, and the stream's later work waits for it.
+  WorkRef enqueueHost(CUstream_st *stream, std::function<void()> fn);
+  /// Synchronization points: wait, then report what the device finished (device printf,
+  /// faults); return the sticky error or the first failure of an asynchronous command.
+  Error synchronize(CUstream_st *stream);
+  Error synchronizeDevice();
+  /// Waits for every queued operation without reporting (before direct device access).
+  void quiesce() { waitAll(); }
+  Error synchronizeEvent(CUevent_st *event);
+  /// cudaErrorNotReady while work is pending.
+  Error query(CUstream_st *stream);
+  Error queryEvent(CUevent_st *event);
+  Error recordEvent(CUevent_st *event, CUstream_st *stream);
+  /// The stream's later work follows the event's last record.
+  Error waitEvent(CUstream_st *stream, CUevent_st *event);
+  Error elapsedTime(float &ms, CUevent_st *start, CUevent_st *end);
+
+  // --- copies and fills in stream order (streams.cpp) ---
+  enum class CopyKind { HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, Default };
+  /// `async` false: returns when the copy is done (a synchronization point). `async`: returns at
+  /// once for device and page-locked host memory; pageable host memory is staged (to the device)
+  /// or waited for (from the device), as CUDA documents.
+  Error memcpy(void *dst, const void *src, uint64_t bytes, CopyKind kind, CUstream_st *stream,
+               bool async);
+  /// `count` elements of `width` (1, 2 or 4) bytes of `value`. Returns at once unless the target
+  /// is host-accessible (managed or page-locked memory), as CUDA's cudaMemset.
+  Error memset(uint64_t address, uint32_t value, unsigned width, uint64_t count,
+               CUstream_st *stream);
+  /// cudaFreeAsync: the memory returns to the allocator when the stream reaches the free.
+  Error freeAsync(uint64_t address, CUstream_st *stream);
 
   // --- memory ---
   Error malloc(uint64_t bytes, uint64_t &address);
@@ -150,11 +219,34 @@ public:
 
   /// cudaDeviceReset: frees everything, clears the sticky error; modules load again on demand.
   void reset();
-  /// Drains the printf FIFO of the runtime area to stdout (after each launch).
+  /// Drains the printf FIFO of the runtime area to stdout (no launch may be in flight).
   void drainPrintf();
 
 private:
   Runtime();
+  struct Finished {
+    FunctionRecord *fn = nullptr;
+    Dim3 grid, block;
+    uint64_t sharedDynamic = 0;
+    CommandResult result;
+  };
+  std::vector<WorkRef> dependencies(CUstream_st *stream);
+  bool isComplete(const WorkRef &work);
+  void prune(std::vector<WorkRef> &works);
+  void submitNow(Work &work, SubmitFn &submit);
+  void flushDeferred();
+  void hostWorker();
+  /// Blocks (the context lock released) until `work` is done.
+  void waitFor(const WorkRef &work);
+  /// Waits for every queued operation and the device.
+  void waitAll();
+  /// Reports what completed (device printf when nothing runs, faults): the sticky error, or the
+  /// first failure of an asynchronous command.
+  Error collect();
+  void finished(Finished f);
+  void reapFrees();
+  void forgetPerThread(CUstream_st *stream);
+  friend struct PerThreadStream;
   Error openDevice();
   Error compile(ModuleRecord &module);
   Error reportFault(FunctionRecord &fn, const DeviceFault &fault, Dim3 grid, Dim3 block);
@@ -162,8 +254,26 @@ private:
   /// Reserves the device heap (mallocHeapSize bytes of arena) if it is not yet.
   Error ensureDeviceHeap();
 
-  std::mutex mutex_;
+  ContextLock lock_;
   std::unique_ptr<Device> device_;
+  // streams and events (guarded by lock_)
+  CUstream_st legacy_;
+  std::set<CUstream_st *> streams_, perThread_;
+  std::set<CUevent_st *> events_;
+  std::vector<WorkRef> orphans_;  ///< tails of destroyed streams (the legacy stream follows them)
+  std::vector<WorkRef> deferred_; ///< device commands behind host functions not yet run
+  std::vector<std::pair<uint64_t, WorkRef>> pendingFrees_; ///< cudaFreeAsync, until reached
+  // the host-function thread (hostMutex_ is a leaf lock)
+  std::mutex hostMutex_;
+  std::condition_variable hostCv_;
+  std::deque<WorkRef> hostQueue_;
+  uint64_t hostProgress_ = 0;
+  bool hostThread_ = false;
+  // completions, written on device threads (finishedMutex_ is a leaf lock)
+  std::mutex finishedMutex_;
+  std::vector<Finished> finished_;
+  Error asyncError_ = Error::cudaSuccess;
+  std::atomic<int> launchesInFlight_{0};
   Error openError_ = Error::cudaSuccess;
   bool opened_ = false;
   Error sticky_ = Error::cudaSuccess;
@@ -176,6 +286,7 @@ private:
   std::map<uintptr_t, HostAllocation> hostAllocs_;
   uint64_t rtbuf_ = 0;     ///< runtime area (64 bytes) followed by the printf FIFO
   uint64_t rtbufFifo_ = 0; ///< FIFO size the area was made for
+  uint64_t rtbufHeap_ = 0; ///< device heap the area's header names
   uint64_t gridWorkspace_ = 0; ///< grid barrier of cooperative launches
   uint64_t deviceHeap_ = 0;    ///< the device heap (isa::dev::DeviceHeap header, then its arena)
 };

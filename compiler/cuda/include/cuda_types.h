@@ -1,7 +1,9 @@
 // Warpforge's own declarations of the CUDA runtime types that cross the ABI of libcudart. Layouts
 // and numeric values are NVIDIA's (CUDA 13): nvcc-built programs read these structs by offset and
 // compare the values with constants from NVIDIA's headers. When the toolkit headers are found at
-// build time, layout_check.cpp static_asserts the layouts against them.
+// build time, runtime/cudart/layout_check.cpp static_asserts the layouts against them. Written
+// once, here beside the program-side headers; the runtime includes this file and its two tables
+// (cuda_errors.def, cuda_device_attrs.def) from here.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +13,7 @@ extern "C" {
 
 enum cudaError_t_ {
 #define WF_ERROR(name, value, text) name = value,
-#include "warpforge/runtime/errors.def"
+#include "cuda_errors.def"
 #undef WF_ERROR
 };
 typedef enum cudaError_t_ cudaError_t;
@@ -33,7 +35,7 @@ enum cudaMemoryType {
 
 enum cudaDeviceAttr {
 #define WF_ATTR(name, value) name = value,
-#include "device_attrs.def"
+#include "cuda_device_attrs.def"
 #undef WF_ATTR
 };
 
@@ -392,4 +394,5 @@ enum cudaSharedMemConfig {
 
 } // extern "C"
 
-static_assert(sizeof(cudaDeviceProp) == 1032 || true, "checked in layout_check.cpp");
+// CUDA 13's size; with the toolkit's headers, layout_check.cpp also compares every field's offset.
+static_assert(sizeof(cudaDeviceProp) == 1008, "cudaDeviceProp differs from CUDA 13's 1008 bytes");
