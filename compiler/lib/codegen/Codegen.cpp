@@ -20,17 +20,34 @@ namespace wf::codegen {
 namespace {
 
 uint32_t alignUp(uint32_t V, uint32_t A) { return A ? (V + A - 1) / A * A : V; }
+uint64_t alignUp64(uint64_t V, uint64_t A) { return A ? (V + A - 1) / A * A : V; }
+
+/// The largest variable alignment a data segment or shared memory takes (the .wfx format's
+/// largest load alignment).
+constexpr uint64_t kMaxVariableAlign = 65536;
+/// The largest data segment the .wfx format describes (its sizes and offsets are 32-bit).
+constexpr uint64_t kMaxSegmentBytes = 0xfffffff8u;
+
+/// A variable's alignment, or an error naming it when it is more than kMaxVariableAlign.
+Expected<uint64_t> variableAlign(const ptx::Module &M, const ptx::Variable &V) {
+  uint64_t A = std::max<uint64_t>(1, V.alignment());
+  if (A > kMaxVariableAlign)
+    return Error(fmt::format("alignment {} of '{}' is more than the largest supported, {}", A,
+                             V.name, kMaxVariableAlign),
+                 SourceLoc{M.fileName, V.loc.line, V.loc.col});
+  return A;
+}
 
 /// Writes a variable's initializer into Image at Off; address elements become relocations.
 void writeInit(const ptx::Module &M, const ptx::Variable &V, wfx::Segment Seg,
-               std::vector<uint8_t> &Image, uint32_t Off, const ModuleLayout &L,
+               std::vector<uint8_t> &Image, uint64_t Off, const ModuleLayout &L,
                std::vector<wfx::Reloc> &Relocs, const std::map<std::string_view, uint32_t> &Code) {
   unsigned ES = ptx::byteSize(V.type);
   if (V.type == ptx::Type::None || !ES)
     return;
   for (size_t K = 0; K < V.init.size(); ++K) {
     const ptx::InitElem &IE = V.init[K];
-    uint32_t At = Off + uint32_t(K * ES);
+    uint64_t At = Off + uint64_t(K) * ES;
     if (At + ES > Image.size())
       break;
     if (IE.kind == ptx::InitElem::Kind::Address && Code.count(IE.symbol)) {
@@ -59,9 +76,74 @@ void writeInit(const ptx::Module &M, const ptx::Variable &V, wfx::Segment Seg,
       }
       continue;
     }
+    // An initializer value holds 64 bits; a wider element (.b128) takes it zero-extended.
     uint64_t Bits = IE.value;
-    std::memcpy(&Image[At], &Bits, ES);
+    std::memcpy(&Image[At], &Bits, std::min<unsigned>(ES, sizeof Bits));
+    std::fill(Image.begin() + At + std::min<unsigned>(ES, sizeof Bits), Image.begin() + At + ES, 0);
   }
+}
+
+/// Where the .const and .global variables go: offsets in their segments, segment sizes and load
+/// alignments, computed in 64 bits and checked against the limits before any byte is allocated.
+struct DataLayout {
+  std::map<uint32_t, uint64_t> constOffset, globalOffset;
+  uint64_t constSize = 0, globalSize = 0;
+  uint64_t constAlign = 8, globalAlign = 8;
+  uint64_t constInitEnd = 0, globalInitEnd = 0; ///< end of the last initialized variable
+};
+
+Expected<DataLayout> layoutData(const ptx::Module &M, const CodegenOptions &Opts) {
+  const isa::Config *C = isa::findConfig(Opts.config);
+  uint64_t GlobalLimit = Opts.maxGlobalBytes ? Opts.maxGlobalBytes
+                         : C                 ? uint64_t(C->globalMemMib) << 20
+                                             : kMaxSegmentBytes;
+  GlobalLimit = std::min<uint64_t>(GlobalLimit, kMaxSegmentBytes);
+  uint64_t ConstLimit = std::min<uint64_t>(C ? C->constMemBytes : kMaxSegmentBytes,
+                                           kMaxSegmentBytes);
+  DataLayout D;
+  for (uint32_t K = 0; K < M.globals.size(); ++K) {
+    const ptx::Variable &V = M.globals[K];
+    bool IsConst = V.space == ptx::Space::Const;
+    if (!IsConst && V.space != ptx::Space::Global)
+      continue;
+    auto A = variableAlign(M, V);
+    if (!A)
+      return A.error();
+    uint64_t &Size = IsConst ? D.constSize : D.globalSize;
+    uint64_t Limit = IsConst ? ConstLimit : GlobalLimit;
+    uint64_t Off = alignUp64(Size, *A);
+    // Element counts are at most 2^40 and elements at most 128 bytes: no overflow here.
+    uint64_t End = Off + V.sizeInBytes();
+    if (End > Limit)
+      return Error(fmt::format("'{}' ({} bytes, .align {}) does not fit: the {} segment would "
+                               "need {} bytes, more than its limit of {} ({})",
+                               V.name, V.sizeInBytes(), *A, IsConst ? "constant" : "global", End,
+                               Limit,
+                               IsConst ? "the configuration's constant memory"
+                               : Opts.maxGlobalBytes
+                                   ? "CodegenOptions::maxGlobalBytes"
+                                   : "the configuration's device memory"),
+                   SourceLoc{M.fileName, V.loc.line, V.loc.col});
+    (IsConst ? D.constOffset : D.globalOffset)[K] = Off;
+    Size = End;
+    uint64_t &Align = IsConst ? D.constAlign : D.globalAlign;
+    Align = std::max(Align, *A);
+    if (V.hasInit)
+      (IsConst ? D.constInitEnd : D.globalInitEnd) = End;
+  }
+  return D;
+}
+
+/// A data segment of `Size` bytes: an image up to the end of the initialized variables (padded
+/// to 8), the rest zero fill, which the module stores as a count and never as bytes.
+wfx::DataSegment dataSegment(uint64_t Size, uint64_t InitEnd, uint64_t Align) {
+  wfx::DataSegment Seg;
+  uint64_t Total = alignUp64(Size, 8);
+  uint64_t Image = std::min(alignUp64(InitEnd, 8), Total);
+  Seg.image.assign(Image, 0);
+  Seg.zeroFill = uint32_t(Total - Image);
+  Seg.align = uint32_t(Align);
+  return Seg;
 }
 
 Error withFile(Error E, const ptx::Module &M) {
@@ -86,7 +168,8 @@ void forEachSymbol(const ptx::Operand &O, const std::function<void(const ptx::Op
 /// own ones (blocks of different kernels never share memory). `.extern` (dynamic) arrays start
 /// at one offset, the largest static size among the kernels that reach them, and those kernels
 /// reserve up to it.
-std::map<uint32_t, uint32_t> layoutShared(const ptx::Module &M, ModuleLayout &L) {
+Expected<std::map<uint32_t, uint32_t>> layoutShared(const ptx::Module &M,
+                                                    const CodegenOptions &Opts, ModuleLayout &L) {
   size_t NF = M.functions.size();
   std::vector<std::set<uint32_t>> Named(NF), Callees(NF); // shared globals; functions
   std::vector<bool> Indirect(NF, false);
@@ -106,38 +189,42 @@ std::map<uint32_t, uint32_t> layoutShared(const ptx::Module &M, ModuleLayout &L)
         });
       }
     }
+  // 64-bit offsets: a kernel's total is checked against the configuration's limit at the end.
   struct Var {
-    uint32_t size, align;
+    uint64_t size, align;
     std::set<uint32_t> kernels; // the kernels that reach it
-    uint32_t offset = 0;        // unreached: 0 (its code never runs)
+    uint64_t offset = 0;        // unreached: 0 (its code never runs)
   };
   std::vector<Var> Vars;
   std::map<uint32_t, uint32_t> GlobalVar;                     // global index -> Vars index
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> LocalVar; // (function, local) -> Vars index
   std::vector<uint32_t> Dynamic;
-  uint32_t DynamicAlign = 16;
-  auto Align = [](const ptx::Variable &V) {
-    return uint32_t(std::max<uint64_t>(1, V.alignment()));
-  };
+  uint64_t DynamicAlign = 16;
   for (uint32_t K = 0; K < M.globals.size(); ++K) {
     const ptx::Variable &V = M.globals[K];
     if (V.space != ptx::Space::Shared)
       continue;
+    auto A = variableAlign(M, V);
+    if (!A)
+      return A.error();
     if (V.sizeInBytes() == 0) {
       Dynamic.push_back(K);
-      DynamicAlign = std::max(DynamicAlign, Align(V));
+      DynamicAlign = std::max(DynamicAlign, *A);
       continue;
     }
     GlobalVar[K] = uint32_t(Vars.size());
-    Vars.push_back({uint32_t(V.sizeInBytes()), Align(V), {}});
+    Vars.push_back({V.sizeInBytes(), *A, {}});
   }
   for (uint32_t FI = 0; FI < NF; ++FI)
     for (uint32_t K = 0; K < M.functions[FI].locals.size(); ++K) {
       const ptx::Variable &V = M.functions[FI].locals[K];
       if (V.space != ptx::Space::Shared)
         continue;
+      auto A = variableAlign(M, V);
+      if (!A)
+        return A.error();
       LocalVar[{FI, K}] = uint32_t(Vars.size());
-      Vars.push_back({uint32_t(V.sizeInBytes()), Align(V), {}});
+      Vars.push_back({V.sizeInBytes(), *A, {}});
     }
   std::vector<uint32_t> Kernels;
   std::set<uint32_t> DynamicKernels;
@@ -174,37 +261,51 @@ std::map<uint32_t, uint32_t> layoutShared(const ptx::Module &M, ModuleLayout &L)
             Reach(C);
     }
   }
-  uint32_t Common = 0;
+  uint64_t Common = 0;
   for (Var &V : Vars)
     if (V.kernels.size() > 1) {
-      V.offset = alignUp(Common, V.align);
+      V.offset = alignUp64(Common, V.align);
       Common = V.offset + V.size;
     }
-  std::map<uint32_t, uint32_t> Static;
-  uint32_t DynamicBase = 0;
+  std::map<uint32_t, uint64_t> Static;
+  uint64_t DynamicBase = 0;
   for (uint32_t KI : Kernels) {
-    uint32_t End = 0;
+    uint64_t End = 0;
     for (const Var &V : Vars)
       if (V.kernels.size() > 1 && V.kernels.count(KI))
         End = std::max(End, V.offset + V.size);
     for (Var &V : Vars)
       if (V.kernels.size() == 1 && V.kernels.count(KI)) {
-        V.offset = alignUp(End, V.align);
+        V.offset = alignUp64(End, V.align);
         End = V.offset + V.size;
       }
-    Static[KI] = alignUp(End, 16);
+    Static[KI] = alignUp64(End, 16);
     if (DynamicKernels.count(KI))
-      DynamicBase = std::max(DynamicBase, alignUp(End, DynamicAlign));
+      DynamicBase = std::max(DynamicBase, alignUp64(End, DynamicAlign));
   }
   for (uint32_t KI : DynamicKernels)
     Static[KI] = DynamicBase;
+  // As ptxas does ("uses too much shared data"): a kernel's static shared memory must fit a block.
+  const isa::Config *C = isa::findConfig(Opts.config);
+  uint64_t Limit = C ? C->sharedMemPerBlock : UINT32_MAX;
+  std::map<uint32_t, uint32_t> Bytes;
+  for (auto [KI, Size] : Static) {
+    if (Size > Limit)
+      return Error(fmt::format("kernel '{}' uses {} bytes of static shared memory, more than the "
+                               "{} a block may use",
+                               M.functions[KI].name, Size, Limit),
+                   SourceLoc{M.fileName, M.functions[KI].loc.line, M.functions[KI].loc.col});
+    Bytes[KI] = uint32_t(Size);
+  }
+  // Every reached variable lies below some kernel's checked total; unreached ones are at 0.
+  auto Offset = [](uint64_t Off) { return uint32_t(std::min<uint64_t>(Off, UINT32_MAX)); };
   for (auto [K, V] : GlobalVar)
-    L.sharedOffset[K] = Vars[V].offset;
+    L.sharedOffset[K] = Offset(Vars[V].offset);
   for (auto [FK, V] : LocalVar)
-    L.localSharedOffset[FK] = Vars[V].offset;
+    L.localSharedOffset[FK] = Offset(Vars[V].offset);
   for (uint32_t K : Dynamic)
-    L.sharedOffset[K] = DynamicBase;
-  return Static;
+    L.sharedOffset[K] = Offset(DynamicBase);
+  return Bytes;
 }
 
 /// Runs the back end on every function, callees before callers. Convergence barriers (and the
@@ -333,27 +434,23 @@ Expected<WModule> lowerModule(const ptx::Module &M, const CodegenOptions &Opts) 
     }
   // malloc/free and operator new/delete without a body: the device heap library, linked in.
   std::vector<HeapLink> Heap = planDeviceHeap(M, uint32_t(W.ptxIndex.size()), L);
-  std::map<uint32_t, uint32_t> KernelShared = layoutShared(M, L);
-  uint32_t Cst = 0, Gl = 0;
-  for (uint32_t K = 0; K < M.globals.size(); ++K) {
-    const ptx::Variable &V = M.globals[K];
-    uint32_t A = uint32_t(std::max<uint64_t>(1, V.alignment()));
-    if (V.space == ptx::Space::Const) {
-      Cst = alignUp(Cst, A);
-      L.constOffset[K] = Cst;
-      Cst += uint32_t(V.sizeInBytes());
-    } else if (V.space == ptx::Space::Global) {
-      Gl = alignUp(Gl, A);
-      L.globalOffset[K] = Gl;
-      Gl += uint32_t(V.sizeInBytes());
-    }
-  }
+  auto KernelShared = layoutShared(M, Opts, L);
+  if (!KernelShared)
+    return KernelShared.error();
+  auto Data = layoutData(M, Opts);
+  if (!Data)
+    return Data.error();
+  // layoutData bounds every offset by kMaxSegmentBytes: they fit the layout's 32 bits.
+  for (auto [K, Off] : Data->constOffset)
+    L.constOffset[K] = uint32_t(Off);
+  for (auto [K, Off] : Data->globalOffset)
+    L.globalOffset[K] = uint32_t(Off);
   uint32_t Sym = 0;
   for (uint32_t K = 0; K < M.globals.size(); ++K)
     if (M.globals[K].space == ptx::Space::Global || M.globals[K].space == ptx::Space::Const)
       L.symbolIndex[K] = Sym++;
   for (uint32_t K : W.ptxIndex) {
-    W.sharedBytes.push_back(KernelShared.count(K) ? KernelShared.at(K) : 0);
+    W.sharedBytes.push_back(KernelShared->count(K) ? KernelShared->at(K) : 0);
     Function F;
     if (auto S = lowerFunction(M, K, L, Opts, F); !S)
       return S.error();
@@ -379,22 +476,15 @@ Expected<wfx::Module> compilePtx(const ptx::Module &M, const CodegenOptions &Opt
   Out.files.push_back(M.fileName.empty() ? "<input>" : M.fileName);
   // Data segments and symbols (same order as the layout's symbol indices).
   ModuleLayout L;
-  uint32_t Cst = 0, Gl = 0;
-  for (uint32_t K = 0; K < M.globals.size(); ++K) {
-    const ptx::Variable &V = M.globals[K];
-    uint32_t A = uint32_t(std::max<uint64_t>(1, V.alignment()));
-    if (V.space == ptx::Space::Const) {
-      Cst = alignUp(Cst, A);
-      L.constOffset[K] = Cst;
-      Cst += uint32_t(V.sizeInBytes());
-    } else if (V.space == ptx::Space::Global) {
-      Gl = alignUp(Gl, A);
-      L.globalOffset[K] = Gl;
-      Gl += uint32_t(V.sizeInBytes());
-    }
-  }
-  Out.constant.image.assign(alignUp(Cst, 8), 0);
-  Out.global.image.assign(alignUp(Gl, 8), 0);
+  auto Data = layoutData(M, Opts); // lowerModule checked it already
+  if (!Data)
+    return Data.error();
+  for (auto [K, Off] : Data->constOffset)
+    L.constOffset[K] = uint32_t(Off);
+  for (auto [K, Off] : Data->globalOffset)
+    L.globalOffset[K] = uint32_t(Off);
+  Out.constant = dataSegment(Data->constSize, Data->constInitEnd, Data->constAlign);
+  Out.global = dataSegment(Data->globalSize, Data->globalInitEnd, Data->globalAlign);
   uint32_t Sym = 0;
   for (uint32_t K = 0; K < M.globals.size(); ++K) {
     const ptx::Variable &V = M.globals[K];
@@ -405,7 +495,7 @@ Expected<wfx::Module> compilePtx(const ptx::Module &M, const CodegenOptions &Opt
     S.name = std::string(V.name);
     S.segment = V.space == ptx::Space::Const ? wfx::Segment::Const : wfx::Segment::Global;
     S.offset = V.space == ptx::Space::Const ? L.constOffset[K] : L.globalOffset[K];
-    S.size = uint32_t(V.sizeInBytes());
+    S.size = uint32_t(V.sizeInBytes()); // at most kMaxSegmentBytes (layoutData)
     Out.symbols.push_back(S);
   }
   // Code layout.

@@ -754,7 +754,11 @@ void Lowering::preScanCalls() {
 
 void Lowering::setupFrame() {
   preScanCalls();
-  uint32_t Off = F.frame.outArea;
+  // 64-bit sizes, checked against the configuration's local memory per thread (as ptxas
+  // refuses "too much local data") before they become the frame's 32-bit offsets.
+  const isa::Config *C = isa::findConfig(Opts.config);
+  const uint64_t Limit = C ? C->maxLocalBytesPerThread : UINT32_MAX;
+  uint64_t Off = F.frame.outArea;
   for (uint32_t I = 0; I < PF.locals.size(); ++I) {
     const ptx::Variable &V = PF.locals[I];
     if (V.space != ptx::Space::Local)

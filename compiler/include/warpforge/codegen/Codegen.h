@@ -26,6 +26,10 @@ struct CodegenOptions {
   uint32_t maxRegs = 0;
   /// Local memory per thread for kernels that call functions (the stack; cudaLimitStackSize).
   uint32_t stackBytes = 8192;
+  /// The most bytes the module's `.global` variables may take together (0: the configuration's
+  /// device memory); more is a compile error naming the variable. The .wfx format caps it below
+  /// 4 GiB in any case.
+  uint64_t maxGlobalBytes = 0;
 };
 
 /// The WIR of a module, before or after the back end passes (for tests and `--dump-wir`).
