@@ -763,12 +763,19 @@ void Lowering::setupFrame() {
     const ptx::Variable &V = PF.locals[I];
     if (V.space != ptx::Space::Local)
       continue;
-    Off = alignTo(Off, uint32_t(std::max<uint64_t>(1, V.alignment())));
-    LocalOffset[I] = Off;
-    Off += uint32_t(V.sizeInBytes());
+    uint64_t A = std::max<uint64_t>(1, V.alignment());
+    Off = (Off + A - 1) / A * A;
+    if (A > Limit || Off + V.sizeInBytes() > Limit) {
+      fail(fmt::format("local variable '{}' ({} bytes, .align {}) takes the function's local "
+                       "memory past the {} bytes a thread may use",
+                       V.name, V.sizeInBytes(), A, Limit));
+      return;
+    }
+    LocalOffset[I] = uint32_t(Off);
+    Off += V.sizeInBytes();
   }
   F.frame.localsBase = F.frame.outArea;
-  F.frame.localsSize = alignTo(Off, 16) - F.frame.outArea;
+  F.frame.localsSize = alignTo(uint32_t(Off), 16) - F.frame.outArea;
   uint32_t End = 0;
   if (PF.isKernel) {
     ParamOffset = layoutParams(PF.params, 0, &End);
