@@ -12,9 +12,9 @@
 #include "warpforge/cycle/at_port.h"
 #include "warpforge/cycle/platform.h"
 
-#include <ctime>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <spawn.h>
 #include <string>
 #include <sys/wait.h>
@@ -102,13 +102,12 @@ int dramScenario(const std::string &preset, bool random, unsigned lineBytes, uns
   const double host = cpuSeconds() - start;
   DramChannelCounters k = top.dram.totalCounters();
   double simulated = sc_core::sc_time_stamp().to_seconds();
-  std::printf("%-28s %9.0f transactions/s  %7.2f s cpu  %8.2f GB/s simulated (peak %.1f)  "
-              "row hits %.1f%%\n",
-              (preset + (random ? " random " : " stream ") + std::to_string(lineBytes) + "B")
-                  .c_str(),
-              double(transactions) / host, host,
-              double(transactions) * lineBytes / simulated / 1e9, p.peakBytesPerSecond() / 1e9,
-              100.0 * double(k.rowHits) / double(k.reads + k.writes));
+  std::printf(
+      "%-28s %9.0f transactions/s  %7.2f s cpu  %8.2f GB/s simulated (peak %.1f)  "
+      "row hits %.1f%%\n",
+      (preset + (random ? " random " : " stream ") + std::to_string(lineBytes) + "B").c_str(),
+      double(transactions) / host, host, double(transactions) * lineBytes / simulated / 1e9,
+      p.peakBytesPerSecond() / 1e9, 100.0 * double(k.rowHits) / double(k.reads + k.writes));
   return 0;
 }
 

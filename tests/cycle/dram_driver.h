@@ -88,8 +88,7 @@ public:
       : sc_module(name), store(params.capacityBytes()), dram("dram", params, store),
         driver("driver") {
     driver.port.socket.bind(dram.ports[0]);
-    dram.setIssueObserver(
-        [this](unsigned ch, const DramIssued &i) { issued.emplace_back(ch, i); });
+    dram.setIssueObserver([this](unsigned ch, const DramIssued &i) { issued.emplace_back(ch, i); });
   }
 };
 

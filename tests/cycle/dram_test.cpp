@@ -81,9 +81,9 @@ TEST(DramTiming, HitMissConflictLatencies) {
   const uint64_t rowB = encodeAddress(p, c);
   auto at = [&p](uint64_t clock) { return sc_time(double(clock * p.tCKps), sc_core::SC_PS); };
   const uint64_t t1 = 200, t2 = 400; // well past tRAS, before the first refresh
-  auto bench = run(p, {{at(0), false, rowA, 64},
-                       {at(t1), false, rowAOtherColumn, 64},
-                       {at(t2), false, rowB, 64}});
+  auto bench = run(
+      p,
+      {{at(0), false, rowA, 64}, {at(t1), false, rowAOtherColumn, 64}, {at(t2), false, rowB, 64}});
   DramDriver &d = bench->driver;
   ASSERT_EQ(d.answerOrder.size(), 3u);
   const unsigned burst = p.tBURST();
@@ -122,8 +122,8 @@ TEST(DramTiming, FrFcfsServesTheRowHitBeforeTheOlderConflict) {
   c.row = 0;
   c.column = 3;
   const uint64_t aHit = encodeAddress(p, c);
-  auto bench = run(p, {{sc_time(), false, a, 64}, {sc_time(), false, b, 64},
-                       {sc_time(), false, aHit, 64}});
+  auto bench =
+      run(p, {{sc_time(), false, a, 64}, {sc_time(), false, b, 64}, {sc_time(), false, aHit, 64}});
   DramDriver &d = bench->driver;
   ASSERT_EQ(d.answerOrder, (std::vector<size_t>{0, 2, 1}));
   auto at = [&p](uint64_t clock) { return sc_time(double(clock * p.tCKps), sc_core::SC_PS); };
@@ -147,8 +147,8 @@ TEST(DramTiming, FcfsKeepsArrivalOrder) {
   c.row = 0;
   c.column = 3;
   const uint64_t aAgain = encodeAddress(p, c);
-  auto bench = run(p, {{sc_time(), false, a, 64}, {sc_time(), false, b, 64},
-                       {sc_time(), false, aAgain, 64}});
+  auto bench = run(
+      p, {{sc_time(), false, a, 64}, {sc_time(), false, b, 64}, {sc_time(), false, aAgain, 64}});
   DramDriver &d = bench->driver;
   ASSERT_EQ(d.answerOrder, (std::vector<size_t>{0, 1, 2}));
   auto at = [&p](uint64_t clock) { return sc_time(double(clock * p.tCKps), sc_core::SC_PS); };
@@ -216,16 +216,16 @@ TEST(DramBandwidth, Ddr4StreamingReadReachesPeakLessRefresh) {
   DramParams p = preset("ddr4-2400");
   const double expected = p.peakBytesPerSecond() * (1.0 - double(p.tRFC) / p.tREFI);
   const double measured = streamReadBandwidth(p, 4ull << 20, 64, 64);
-  EXPECT_NEAR(measured / expected, 1.0, 0.03) << measured / 1e9 << " GB/s against "
-                                              << expected / 1e9;
+  EXPECT_NEAR(measured / expected, 1.0, 0.03)
+      << measured / 1e9 << " GB/s against " << expected / 1e9;
 }
 
 TEST(DramBandwidth, Hbm2StreamingReadReachesPeakLessRefresh) {
   DramParams p = preset("hbm2-u55c");
   const double expected = p.peakBytesPerSecond() * (1.0 - double(p.tRFC) / p.tREFI);
   const double measured = streamReadBandwidth(p, 16ull << 20, 128, 1024);
-  EXPECT_NEAR(measured / expected, 1.0, 0.03) << measured / 1e9 << " GB/s against "
-                                              << expected / 1e9;
+  EXPECT_NEAR(measured / expected, 1.0, 0.03)
+      << measured / 1e9 << " GB/s against " << expected / 1e9;
 }
 
 TEST(DramFunctional, ReadsSeeEarlierWritesAndBadAddressesFail) {
@@ -336,8 +336,8 @@ TEST(DramBandwidth, Ddr4StreamingWriteReachesPeakLessRefresh) {
   sc_time last = *std::max_element(d.answeredAt.begin(), d.answeredAt.end());
   const double measured = double(bytes) / last.to_seconds();
   const double expected = p.peakBytesPerSecond() * (1.0 - double(p.tRFC) / p.tREFI);
-  EXPECT_NEAR(measured / expected, 1.0, 0.03) << measured / 1e9 << " GB/s against "
-                                              << expected / 1e9;
+  EXPECT_NEAR(measured / expected, 1.0, 0.03)
+      << measured / 1e9 << " GB/s against " << expected / 1e9;
 }
 
 // Alternating reads and writes to one open row: every switch costs the bus turnaround (read to

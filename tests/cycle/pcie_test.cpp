@@ -36,7 +36,8 @@ public:
   std::function<void(Bench &)> body;
 
   SC_HAS_PROCESS(Bench);
-  Bench(sc_module_name name, const PlatformParams &params) : sc_module(name), platform("platform", params) {
+  Bench(sc_module_name name, const PlatformParams &params)
+      : sc_module(name), platform("platform", params) {
     SC_THREAD(run);
   }
 
@@ -224,7 +225,8 @@ TEST(PlatformConfig, EveryNamedConfigurationBuilds) {
     }
     ASSERT_TRUE(r) << r.error;
     const PlatformParams &p = *r.value;
-    const double dramPeak = double(config.dramMts) * 1e6 * config.dramBusBits / 8 * config.dramChannels;
+    const double dramPeak =
+        double(config.dramMts) * 1e6 * config.dramBusBits / 8 * config.dramChannels;
     EXPECT_NEAR(p.dram.peakBytesPerSecond() / dramPeak, 1.0, 0.001);
     const double link = double(isa::pcieLaneMBps(config.pcieGen)) * 1e6 * config.pcieLanes;
     EXPECT_NEAR(p.pcie.linkBytesPerSecond() / link, 1.0, 0.001);

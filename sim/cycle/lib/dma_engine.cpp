@@ -8,8 +8,7 @@ using namespace sc_core;
 using tlm::tlm_generic_payload;
 
 std::optional<std::string> DmaParams::validate() const {
-  if (hostRequestBytes == 0 || maxHostReads == 0 || cardRequestBytes == 0 ||
-      maxCardRequests == 0)
+  if (hostRequestBytes == 0 || maxHostReads == 0 || cardRequestBytes == 0 || maxCardRequests == 0)
     return "DMA: request sizes and in-flight limits must be at least 1";
   return std::nullopt;
 }
@@ -61,7 +60,7 @@ void DmaEngine::h2cReader() {
     const uint64_t id = ch.nextId++;
     Tracker &tracker = ch.trackers[id];
     tracker.started = sc_time_stamp();
-    tracker.outstanding = 1; // held until every piece is issued
+    tracker.outstanding = 1;      // held until every piece is issued
     std::deque<sc_time> inFlight; // arrival times of the host reads in flight
     for (uint64_t off = 0; off < d.bytes; off += params_.hostRequestBytes) {
       if (inFlight.size() >= params_.maxHostReads) {
@@ -89,7 +88,8 @@ void DmaEngine::h2cReader() {
       }
       piece.arrival = sc_time_stamp() + delay;
       inFlight.push_back(piece.arrival);
-      uint64_t requests = (piece.data.size() + params_.cardRequestBytes - 1) / params_.cardRequestBytes;
+      uint64_t requests =
+          (piece.data.size() + params_.cardRequestBytes - 1) / params_.cardRequestBytes;
       ch.trackers.at(id).outstanding += requests;
       ch.bytes += piece.data.size();
       ch.pieces.push_back(std::move(piece));
@@ -227,10 +227,9 @@ void DmaEngine::registerStats(stats::Group &group) const {
     g.formula("bytes", "byte", "bytes moved", [&ch] { return double(ch.bytes); });
     g.formula("errors", "count", "accesses that failed (outside the window or memory)",
               [&ch] { return double(ch.errors); });
-    g.formula("average_descriptor_time", "ns",
-              "mean time from a descriptor's start to its completion", [&ch] {
-                return ch.completed ? ch.busy.to_seconds() * 1e9 / double(ch.completed) : 0.0;
-              });
+    g.formula(
+        "average_descriptor_time", "ns", "mean time from a descriptor's start to its completion",
+        [&ch] { return ch.completed ? ch.busy.to_seconds() * 1e9 / double(ch.completed) : 0.0; });
   }
 }
 

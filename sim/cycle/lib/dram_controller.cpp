@@ -248,32 +248,36 @@ void DramController::registerStats(stats::Group &group) const {
   };
   group.formula("reads", "count", "read bursts", total(&DramChannelCounters::reads));
   group.formula("writes", "count", "write bursts", total(&DramChannelCounters::writes));
-  group.formula("row_hits", "count", "bursts whose row was open", total(&DramChannelCounters::rowHits));
+  group.formula("row_hits", "count", "bursts whose row was open",
+                total(&DramChannelCounters::rowHits));
   group.formula("row_misses", "count", "bursts to a precharged bank (ACT needed)",
-            total(&DramChannelCounters::rowMisses));
+                total(&DramChannelCounters::rowMisses));
   group.formula("row_conflicts", "count", "bursts to a bank with another row open (PRE and ACT)",
-            total(&DramChannelCounters::rowConflicts));
+                total(&DramChannelCounters::rowConflicts));
   group.formula("activates", "count", "ACT commands", total(&DramChannelCounters::activates));
   group.formula("precharges", "count", "PRE commands (a refresh's precharge-all counts once)",
-            total(&DramChannelCounters::precharges));
+                total(&DramChannelCounters::precharges));
   group.formula("refreshes", "count", "REFRESH commands, all ranks and channels",
-            total(&DramChannelCounters::refreshes));
-  group.formula("bytes_read", "byte", "bytes read by requests", [this] { return double(bytesRead_); });
+                total(&DramChannelCounters::refreshes));
+  group.formula("bytes_read", "byte", "bytes read by requests",
+                [this] { return double(bytesRead_); });
   group.formula("bytes_written", "byte", "bytes written by requests",
-            [this] { return double(bytesWritten_); });
-  group.formula("responses", "count", "transactions answered", [this] { return double(responses_); });
+                [this] { return double(bytesWritten_); });
+  group.formula("responses", "count", "transactions answered",
+                [this] { return double(responses_); });
   group.formula("average_latency", "ns", "mean time from accepting a request to its response",
-            [this] { return averageLatencyNs(); });
+                [this] { return averageLatencyNs(); });
   group.formula("bandwidth", "GB/s", "bytes read and written per second of simulated time", [this] {
     double s = sc_time_stamp().to_seconds();
     return s > 0 ? double(bytesRead_ + bytesWritten_) / s / 1e9 : 0.0;
   });
   group.formula("peak_bandwidth", "GB/s", "data-bus peak of all channels",
-            [this] { return params_.peakBytesPerSecond() / 1e9; });
-  group.formula("bus_utilization", "ratio", "data-bus clocks carrying beats over elapsed clocks", [this] {
-    double clocks = double(currentClock()) * params_.channels;
-    return clocks > 0 ? double(totalCounters().dataBusClocks) / clocks : 0.0;
-  });
+                [this] { return params_.peakBytesPerSecond() / 1e9; });
+  group.formula("bus_utilization", "ratio", "data-bus clocks carrying beats over elapsed clocks",
+                [this] {
+                  double clocks = double(currentClock()) * params_.channels;
+                  return clocks > 0 ? double(totalCounters().dataBusClocks) / clocks : 0.0;
+                });
 }
 
 } // namespace wf::cycle

@@ -49,11 +49,16 @@ DramParams ddr4(std::string name, unsigned mts, unsigned busBits) {
   p.tCL = clocks(13.32, ck);
   p.tRCD = clocks(13.32, ck);
   p.tRP = clocks(13.32, ck);
-  p.tCWL = mts <= 1600 ? 9 : mts <= 1866 ? 10 : mts <= 2133 ? 11 : mts <= 2400 ? 12 : mts <= 2666 ? 14 : 16;
-  p.tRAS = clocks(32.0, ck);             // 32 ns
-  p.tRRD_S = clocksAtLeast(4, 3.3, ck);  // 1 KB page
+  p.tCWL = mts <= 1600   ? 9
+           : mts <= 1866 ? 10
+           : mts <= 2133 ? 11
+           : mts <= 2400 ? 12
+           : mts <= 2666 ? 14
+                         : 16;
+  p.tRAS = clocks(32.0, ck);            // 32 ns
+  p.tRRD_S = clocksAtLeast(4, 3.3, ck); // 1 KB page
   p.tRRD_L = clocksAtLeast(4, 4.9, ck);
-  p.tFAW = clocksAtLeast(20, 21.0, ck);  // 1 KB page
+  p.tFAW = clocksAtLeast(20, 21.0, ck); // 1 KB page
   p.tCCD_S = 4;
   p.tCCD_L = clocksAtLeast(5, 5.0, ck);
   p.tWR = clocks(15.0, ck);
@@ -84,8 +89,8 @@ DramParams hbm2(std::string name, unsigned mts, unsigned channels, uint64_t tota
   p.burstLength = 4;
   p.burstsPerRow = 1024 / p.burstBytes();
   p.channelInterleaveBytes = p.burstBytes();
-  p.rows = std::bit_ceil(std::max<uint64_t>(
-      1, totalBytes / (uint64_t(p.channels) * p.banksPerRank() * p.rowBytes())));
+  p.rows = std::bit_ceil(
+      std::max<uint64_t>(1, totalBytes / (uint64_t(p.channels) * p.banksPerRank() * p.rowBytes())));
   p.tCKps = clockPeriodPs(mts); // 1111 ps at 1800
   const uint32_t ck = p.tCKps;
   p.tRCD = clocks(14.0, ck);
@@ -111,7 +116,9 @@ DramParams hbm2(std::string name, unsigned mts, unsigned channels, uint64_t tota
 
 } // namespace
 
-std::vector<std::string> DramParams::presetNames() { return {"ddr4-2400", "hbm2-u55c", "hbm2-u280"}; }
+std::vector<std::string> DramParams::presetNames() {
+  return {"ddr4-2400", "hbm2-u55c", "hbm2-u280"};
+}
 
 Result<DramParams> DramParams::fromPreset(const std::string &presetName) {
   DramParams p;
@@ -133,9 +140,8 @@ Result<DramParams> DramParams::fromPreset(const std::string &presetName) {
   return {p, {}};
 }
 
-Result<DramParams> DramParams::fromDevice(const std::string &device, unsigned mts,
-                                          unsigned busBits, unsigned channels,
-                                          uint64_t minCapacityBytes) {
+Result<DramParams> DramParams::fromDevice(const std::string &device, unsigned mts, unsigned busBits,
+                                          unsigned channels, uint64_t minCapacityBytes) {
   if (mts < 200 || mts > 6400)
     return Result<DramParams>::fail("DRAM data rate " + std::to_string(mts) +
                                     " MT/s is outside 200..6400");
@@ -167,12 +173,13 @@ std::optional<std::string> DramParams::validate() const {
     return "DRAM '" + name + "': organization counts must be powers of two";
   if (!isPow2(channelInterleaveBytes) || channelInterleaveBytes < burstBytes() ||
       channelInterleaveBytes > rowBytes())
-    return "DRAM '" + name + "': the channel interleave must be a power of two from one burst "
-                             "to one row";
+    return "DRAM '" + name +
+           "': the channel interleave must be a power of two from one burst "
+           "to one row";
   if (burstLength < 2)
     return "DRAM '" + name + "': burst length must be at least 2 beats";
-  if (tCKps == 0 || tRCD == 0 || tCL == 0 || tRP == 0 || tRAS == 0 || tCCD_S == 0 ||
-      tCCD_L == 0 || tREFI == 0 || tRFC == 0)
+  if (tCKps == 0 || tRCD == 0 || tCL == 0 || tRP == 0 || tRAS == 0 || tCCD_S == 0 || tCCD_L == 0 ||
+      tREFI == 0 || tRFC == 0)
     return "DRAM '" + name + "': a core timing parameter is zero";
   if (tRAS < tRCD)
     return "DRAM '" + name + "': tRAS must cover tRCD";

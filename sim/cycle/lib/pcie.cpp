@@ -8,8 +8,7 @@ using namespace sc_core;
 using tlm::tlm_generic_payload;
 
 HostMemory::HostMemory(sc_module_name name, uint64_t windowBytes, double readLatencyNs)
-    : sc_module(name), socket("socket"), store_(windowBytes),
-      readLatency_(readLatencyNs, SC_NS) {
+    : sc_module(name), socket("socket"), store_(windowBytes), readLatency_(readLatencyNs, SC_NS) {
   socket.register_b_transport(this, &HostMemory::bTransport);
   socket.register_transport_dbg(this, &HostMemory::transportDbg);
 }
@@ -114,29 +113,31 @@ void PcieEndpoint::bTransport(tlm_generic_payload &trans, sc_time &delay) {
 
 void PcieEndpoint::registerStats(stats::Group &group) const {
   group.formula("read_requests", "count", "memory read request TLPs sent to the host",
-            [this] { return double(readRequests_); });
+                [this] { return double(readRequests_); });
   group.formula("write_requests", "count", "memory write TLPs sent to the host",
-            [this] { return double(writeRequests_); });
+                [this] { return double(writeRequests_); });
   group.formula("completions", "count", "completion-with-data TLPs received from the host",
-            [this] { return double(completions_); });
+                [this] { return double(completions_); });
   group.formula("bytes_to_host", "byte", "payload bytes written to host memory",
-            [this] { return double(bytesToHost_); });
+                [this] { return double(bytesToHost_); });
   group.formula("bytes_from_host", "byte", "payload bytes read from host memory",
-            [this] { return double(bytesFromHost_); });
-  group.formula("upstream_wire_bytes", "byte", "bytes on the card-to-host direction, TLP overhead included",
-            [this] { return double(up_.wireBytes()); });
+                [this] { return double(bytesFromHost_); });
+  group.formula("upstream_wire_bytes", "byte",
+                "bytes on the card-to-host direction, TLP overhead included",
+                [this] { return double(up_.wireBytes()); });
   group.formula("downstream_wire_bytes", "byte",
-            "bytes on the host-to-card direction, TLP overhead included",
-            [this] { return double(down_.wireBytes()); });
-  group.formula("upstream_utilization", "ratio", "time the card-to-host direction was sending", [this] {
-    double s = sc_time_stamp().to_seconds();
-    return s > 0 ? up_.busyTime().to_seconds() / s : 0.0;
-  });
+                "bytes on the host-to-card direction, TLP overhead included",
+                [this] { return double(down_.wireBytes()); });
+  group.formula("upstream_utilization", "ratio", "time the card-to-host direction was sending",
+                [this] {
+                  double s = sc_time_stamp().to_seconds();
+                  return s > 0 ? up_.busyTime().to_seconds() / s : 0.0;
+                });
   group.formula("downstream_utilization", "ratio", "time the host-to-card direction was sending",
-            [this] {
-              double s = sc_time_stamp().to_seconds();
-              return s > 0 ? down_.busyTime().to_seconds() / s : 0.0;
-            });
+                [this] {
+                  double s = sc_time_stamp().to_seconds();
+                  return s > 0 ? down_.busyTime().to_seconds() / s : 0.0;
+                });
 }
 
 } // namespace wf::cycle

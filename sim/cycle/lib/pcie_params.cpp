@@ -38,8 +38,9 @@ std::optional<std::string> PcieParams::validate() const {
     return "PCIe '" + name + "': width must be x1, x2, x4, x8 or x16";
   auto sizeOk = [](unsigned v) { return v >= 64 && v <= 4096 && std::has_single_bit(v); };
   if (!sizeOk(maxPayloadBytes) || !sizeOk(maxReadRequestBytes) || !sizeOk(completionBytes))
-    return "PCIe '" + name + "': payload, read request and completion sizes must be powers of "
-                             "two from 64 to 4096 bytes";
+    return "PCIe '" + name +
+           "': payload, read request and completion sizes must be powers of "
+           "two from 64 to 4096 bytes";
   if (completionBytes > maxPayloadBytes)
     return "PCIe '" + name + "': a completion cannot carry more than the max payload";
   if (linkLatencyNs < 0 || hostReadLatencyNs < 0)

@@ -33,10 +33,9 @@ Result<PlatformParams> PlatformParams::fromConfig(const isa::Config &config) {
   if (config.dramPreset == isa::DramPreset::Fixed)
     return Result<PlatformParams>::fail(where + "the fixed-latency DRAM model is not in the "
                                                 "platform yet (docs/cycle-model.md)");
-  Result<DramParams> dram =
-      DramParams::fromDevice(std::string(isa::name(config.dramPreset)), config.dramMts,
-                             config.dramBusBits, config.dramChannels,
-                             uint64_t(config.globalMemMib) << 20);
+  Result<DramParams> dram = DramParams::fromDevice(
+      std::string(isa::name(config.dramPreset)), config.dramMts, config.dramBusBits,
+      config.dramChannels, uint64_t(config.globalMemMib) << 20);
   if (!dram)
     return Result<PlatformParams>::fail(where + dram.error);
   dram.value->channelInterleaveBytes = config.cacheLineBytes;

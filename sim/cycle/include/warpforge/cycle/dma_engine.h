@@ -16,9 +16,9 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
-#include <memory>
 #include <unordered_map>
 #include <vector>
 

@@ -86,8 +86,8 @@ private:
     bool responseInFlight = false; ///< BEGIN_RESP sent, END_RESP not yet received
   };
 
-  tlm::tlm_sync_enum nbTransportFw(int port, tlm::tlm_generic_payload &trans,
-                                   tlm::tlm_phase &phase, sc_core::sc_time &delay);
+  tlm::tlm_sync_enum nbTransportFw(int port, tlm::tlm_generic_payload &trans, tlm::tlm_phase &phase,
+                                   sc_core::sc_time &delay);
   unsigned transportDbg(int port, tlm::tlm_generic_payload &trans);
   void onRequestPhase(tlm::tlm_generic_payload &trans, const tlm::tlm_phase &phase);
   void beginRequest(unsigned port, tlm::tlm_generic_payload &trans);

@@ -29,14 +29,14 @@ struct DramParams {
   std::string name;
 
   // Organization. Every count is a power of two.
-  unsigned channels = 1;      ///< independent channels (HBM2: pseudo-channels), each its own bus
-  unsigned ranks = 1;         ///< ranks per channel, sharing the channel's buses
-  unsigned bankGroups = 4;    ///< bank groups per rank
-  unsigned banksPerGroup = 4; ///< banks per bank group
-  uint64_t rows = 65536;      ///< rows per bank
+  unsigned channels = 1;       ///< independent channels (HBM2: pseudo-channels), each its own bus
+  unsigned ranks = 1;          ///< ranks per channel, sharing the channel's buses
+  unsigned bankGroups = 4;     ///< bank groups per rank
+  unsigned banksPerGroup = 4;  ///< banks per bank group
+  uint64_t rows = 65536;       ///< rows per bank
   unsigned burstsPerRow = 128; ///< column bursts in one row (the page size / burst bytes)
-  unsigned busBytes = 8;      ///< data bus width of one channel in bytes
-  unsigned burstLength = 8;   ///< beats per burst (BL)
+  unsigned busBytes = 8;       ///< data bus width of one channel in bytes
+  unsigned burstLength = 8;    ///< beats per burst (BL)
   /// Bytes of consecutive addresses in one channel before the next channel (a multiple of the
   /// burst, at most a row): the burst size spreads a stream widest, a cache line keeps each
   /// line in one channel (channel = line index mod channels).
@@ -46,22 +46,22 @@ struct DramParams {
   uint32_t tCKps = 833; ///< DRAM clock period in picoseconds (data rate = 2 / tCK)
 
   // Timing in clocks.
-  unsigned tRCD = 16;  ///< ACT to column command, same bank
-  unsigned tCL = 16;   ///< READ to first data (CAS latency)
-  unsigned tCWL = 12;  ///< WRITE to first data
-  unsigned tRP = 16;   ///< PRE to ACT, same bank
-  unsigned tRAS = 39;  ///< ACT to PRE, same bank
-  unsigned tRRD_S = 4; ///< ACT to ACT, same rank, other bank group
-  unsigned tRRD_L = 6; ///< ACT to ACT, same rank, same bank group
-  unsigned tFAW = 26;  ///< window holding at most four ACTs of one rank
-  unsigned tCCD_S = 4; ///< column to column, other bank group
-  unsigned tCCD_L = 6; ///< column to column, same bank group
-  unsigned tWR = 18;   ///< end of write data to PRE, same bank
-  unsigned tWTR_S = 3; ///< end of write data to READ, same rank, other bank group
-  unsigned tWTR_L = 9; ///< end of write data to READ, same rank, same bank group
-  unsigned tRTP = 9;   ///< READ to PRE, same bank
-  unsigned tRTW = 2;   ///< idle bus clocks between read data and write data (bus turnaround)
-  unsigned tRTRS = 1;  ///< idle bus clocks when consecutive data bursts come from different ranks
+  unsigned tRCD = 16;    ///< ACT to column command, same bank
+  unsigned tCL = 16;     ///< READ to first data (CAS latency)
+  unsigned tCWL = 12;    ///< WRITE to first data
+  unsigned tRP = 16;     ///< PRE to ACT, same bank
+  unsigned tRAS = 39;    ///< ACT to PRE, same bank
+  unsigned tRRD_S = 4;   ///< ACT to ACT, same rank, other bank group
+  unsigned tRRD_L = 6;   ///< ACT to ACT, same rank, same bank group
+  unsigned tFAW = 26;    ///< window holding at most four ACTs of one rank
+  unsigned tCCD_S = 4;   ///< column to column, other bank group
+  unsigned tCCD_L = 6;   ///< column to column, same bank group
+  unsigned tWR = 18;     ///< end of write data to PRE, same bank
+  unsigned tWTR_S = 3;   ///< end of write data to READ, same rank, other bank group
+  unsigned tWTR_L = 9;   ///< end of write data to READ, same rank, same bank group
+  unsigned tRTP = 9;     ///< READ to PRE, same bank
+  unsigned tRTW = 2;     ///< idle bus clocks between read data and write data (bus turnaround)
+  unsigned tRTRS = 1;    ///< idle bus clocks when consecutive data bursts come from different ranks
   unsigned tREFI = 9360; ///< average interval between REFRESH commands of one rank
   unsigned tRFC = 420;   ///< REFRESH to ACT (the rank is busy)
 

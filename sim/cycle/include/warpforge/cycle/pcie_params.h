@@ -21,9 +21,9 @@ struct PcieParams {
   /// Bytes in one completion with data. Root complexes commonly answer a read in pieces of
   /// their read completion boundary (64 bytes); at most maxPayloadBytes.
   unsigned completionBytes = 64;
-  unsigned requestHeaderBytes = 16;   ///< 4-DW header: memory read/write with a 64-bit address
+  unsigned requestHeaderBytes = 16;    ///< 4-DW header: memory read/write with a 64-bit address
   unsigned completionHeaderBytes = 12; ///< 3-DW completion header
-  unsigned framingBytes = 8;          ///< STP token (4, with the sequence number) + LCRC (4)
+  unsigned framingBytes = 8;           ///< STP token (4, with the sequence number) + LCRC (4)
 
   /// One-way latency of a TLP after its last byte is sent: both ends' PHY, data link and
   /// transaction layers. Not a specification value; calibrate against a board.
