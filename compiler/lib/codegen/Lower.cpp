@@ -406,6 +406,10 @@ private:
   Opnd sharedAddress(const ptx::Operand &AddrOp, ptx::Space S);
   void lowerCpAsync(const ptx::Instruction &I);
   void lowerMbarrier(const ptx::Instruction &I);
+  // wmma.
+  std::vector<Opnd> fragmentWords(const ptx::Operand &V);
+  void lowerWmmaLoadStore(const ptx::Instruction &I);
+  void lowerWmmaMma(const ptx::Instruction &I);
 
   void add64(Opnd D, Opnd A, Opnd B, bool Sub) {
     Opnd C = vp();
@@ -1091,6 +1095,15 @@ void Lowering::lowerInst(const ptx::Instruction &I) {
   case Op::MbarrierPendingCount:
   case Op::CpAsyncMbarrierArriveNoinc:
     return lowerMbarrier(I);
+  case Op::WmmaLoadA:
+  case Op::WmmaLoadB:
+  case Op::WmmaLoadC:
+  case Op::WmmaStoreD:
+    return lowerWmmaLoadStore(I);
+  case Op::WmmaMma:
+  case Op::WmmaMmaXorPopc:
+  case Op::WmmaMmaAndPopc:
+    return lowerWmmaMma(I);
   case Op::Atom:
     return lowerAtom(I, false);
   case Op::Red:
@@ -2426,6 +2439,18 @@ void Lowering::lowerSelp(const ptx::Instruction &I) {
 void Lowering::lowerCvt(const ptx::Instruction &I) {
   const auto &O = I.operands;
   Type DT = I.type(0), ST = I.type(1);
+  if (DT == Type::TF32) {
+    // cvt.rna.tf32.f32: round the magnitude to 10 fraction bits, ties away from zero (add half
+    // an ulp of tf32, clear the low 13 bits); infinities and NaNs pass unchanged.
+    if (ST != Type::F32 || !I.has(Mod::Rna))
+      return unsupported("tf32 conversions are cvt.rna.tf32.f32");
+    Opnd X = src32(O[1]);
+    Opnd Special = icmpI(lopI(X, 0x7fffffff, isa::LogicOp::AND), 0x7f800000, isa::ICmp::GE, false);
+    Opnd R = v32();
+    E(Opcode::IADD_I, {R, X, Opnd::imm32(0x1000)});
+    E(Opcode::SEL, {dst32(O[0]), X, lopI(R, 0xffffe000u, isa::LogicOp::AND), Special});
+    return;
+  }
   if (DT == Type::F16x2 || DT == Type::BF16x2) {
     // cvt.rn.f16x2.f32 d, a, b: d = {cvt(a) high, cvt(b) low}.
     isa::FltType FT = DT == Type::F16x2 ? isa::FltType::F16 : isa::FltType::BF16;
@@ -3874,6 +3899,514 @@ void Lowering::lowerMbarrier(const ptx::Instruction &I) {
   Cur = Loop + 1;
   if (HasState && O[0].kind != ptx::OperandKind::Sink)
     mov64(dst(O[0]), Result);
+}
+
+//===----------------------------------------------------------------------===//
+// wmma: warp matrix multiply-accumulate on the ALU, FPU and SHFL
+//===----------------------------------------------------------------------===//
+//
+// Fragment layout (PTX leaves it to the implementation): a matrix of R x C elements is cut into
+// 32 equal segments of E = R*C/32 elements, one a lane. A is cut along its rows (lane l holds
+// A[i][k0 .. k0+E) with i*K + k0 = l*E), B along its columns (B[k0 .. k0+E)[j] with
+// j*K + k0 = l*E), C and D along their rows. Elements are packed from bit 0 of the fragment's
+// first register up; registers past the segment are zero. MMA: the lane owning
+// D[i][j0 .. j0+E) gathers row i of A and columns j0.. of B from their owners with SHFL.IDX and
+// computes each dot product in k order (FFMA in f32 for f16, bf16 and tf32, DFMA for f64, IMAD
+// for integers, LOP3 and POPC for b1).
+
+namespace {
+enum class WElem : uint8_t { None, F16, BF16, TF32, F32, F64, S8, U8, S4, U4, B1, S32 };
+
+unsigned welemBits(WElem E) {
+  switch (E) {
+  case WElem::F16:
+  case WElem::BF16:
+    return 16;
+  case WElem::F64:
+    return 64;
+  case WElem::S8:
+  case WElem::U8:
+    return 8;
+  case WElem::S4:
+  case WElem::U4:
+    return 4;
+  case WElem::B1:
+    return 1;
+  default:
+    return 32;
+  }
+}
+
+WElem welemOf(Mod M) {
+  switch (M) {
+  case Mod::F16:
+    return WElem::F16;
+  case Mod::BF16:
+    return WElem::BF16;
+  case Mod::TF32:
+    return WElem::TF32;
+  case Mod::F32:
+    return WElem::F32;
+  case Mod::F64:
+    return WElem::F64;
+  case Mod::S8:
+    return WElem::S8;
+  case Mod::U8:
+    return WElem::U8;
+  case Mod::S4:
+    return WElem::S4;
+  case Mod::U4:
+    return WElem::U4;
+  case Mod::B1:
+    return WElem::B1;
+  case Mod::S32:
+    return WElem::S32;
+  default:
+    return WElem::None;
+  }
+}
+
+struct WShape {
+  unsigned M = 0, N = 0, K = 0;
+};
+
+WShape wshapeOf(const ptx::Instruction &I) {
+  if (I.has(Mod::M16n16k16))
+    return {16, 16, 16};
+  if (I.has(Mod::M32n8k16))
+    return {32, 8, 16};
+  if (I.has(Mod::M8n32k16))
+    return {8, 32, 16};
+  if (I.has(Mod::M16n16k8))
+    return {16, 16, 8};
+  if (I.has(Mod::M8n8k4))
+    return {8, 8, 4};
+  if (I.has(Mod::M8n8k32))
+    return {8, 8, 32};
+  if (I.has(Mod::M8n8k128))
+    return {8, 8, 128};
+  return {};
+}
+
+/// Whether a matrix-input element type belongs to the shape (PTX ISA, wmma shapes and types).
+bool wshapeTakes(WShape S, WElem E) {
+  switch (E) {
+  case WElem::F16:
+  case WElem::BF16:
+  case WElem::S8:
+  case WElem::U8:
+    return S.K == 16;
+  case WElem::TF32:
+    return S.K == 8;
+  case WElem::F64:
+    return S.K == 4;
+  case WElem::S4:
+  case WElem::U4:
+    return S.K == 32;
+  case WElem::B1:
+    return S.K == 128;
+  default:
+    return false;
+  }
+}
+
+/// Whether an accumulator (C, D) element type belongs to the shape.
+bool waccTakes(WShape S, WElem E) {
+  switch (E) {
+  case WElem::F16:
+    return S.K == 16;
+  case WElem::F32:
+    return S.K == 16 || S.K == 8;
+  case WElem::F64:
+    return S.K == 4;
+  case WElem::S32:
+    return S.K == 16 || S.K == 32 || S.K == 128;
+  default:
+    return false;
+  }
+}
+
+unsigned log2u(unsigned V) { return unsigned(__builtin_ctz(V)); }
+} // namespace
+
+std::vector<Opnd> Lowering::fragmentWords(const ptx::Operand &V) {
+  std::vector<Opnd> W;
+  auto Add = [&](const ptx::Operand &R) {
+    if (R.kind != ptx::OperandKind::Reg) {
+      fail("wmma fragments are registers");
+      return;
+    }
+    Opnd X = Opnd::vreg(vr(R.reg));
+    if (F.regClass(X.reg) == RegClass::R64) {
+      W.push_back(lo(X));
+      W.push_back(hi(X));
+    } else {
+      W.push_back(X);
+    }
+  };
+  if (V.kind == ptx::OperandKind::Vector) {
+    for (const ptx::Operand &R : V.elems)
+      Add(R);
+  } else {
+    Add(V);
+  }
+  return W;
+}
+
+void Lowering::lowerWmmaLoadStore(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  bool Store = I.op == Op::WmmaStoreD;
+  WShape S = wshapeOf(I);
+  WElem Ty = WElem::None;
+  for (Mod Md : I.modifiers())
+    if (welemOf(Md) != WElem::None)
+      Ty = welemOf(Md);
+  unsigned Bits = welemBits(Ty);
+  if (!S.M || Ty == WElem::None)
+    return unsupported("shape or type");
+  char Which = I.op == Op::WmmaLoadA ? 'a' : I.op == Op::WmmaLoadB ? 'b' : 'c';
+  bool IsInput = Which != 'c';
+  if (IsInput ? !wshapeTakes(S, Ty) : !waccTakes(S, Ty))
+    return unsupported("type for this shape");
+  unsigned Rows = Which == 'a' ? S.M : Which == 'b' ? S.K : S.M;
+  unsigned Cols = Which == 'a' ? S.K : Which == 'b' ? S.N : S.N;
+  unsigned Seg = Rows * Cols / 32;
+  unsigned SegLen = Which == 'a' ? S.K : Which == 'b' ? S.K : S.N;
+  bool RowMajor = I.has(Mod::Row);
+  // Contiguous when the segment runs along the storage order.
+  bool Contig = (Which == 'b') ? !RowMajor : RowMajor;
+  if (Bits < 8 && !Contig)
+    return unsupported("sub-byte fragments need A row-major and B column-major");
+  const ptx::Operand &Frag = Store ? O[1] : O[0];
+  const ptx::Operand &AddrOp = Store ? O[0] : O[1];
+  std::vector<Opnd> W = fragmentWords(Frag);
+  unsigned Used = (Seg * Bits + 31) / 32;
+  if (W.size() < Used)
+    return unsupported("fragment has too few registers");
+  // Element index of the segment's first element and the step between its elements.
+  Opnd Lane = v32();
+  E(Opcode::S2R, {Lane, Opnd::imm32(int64_t(isa::SReg::LANEID))});
+  Opnd First = v32();
+  E(Opcode::SHL_I, {First, Lane, Opnd::imm32(log2u(Seg))});
+  Opnd Fixed = v32(), Start = lopI(First, SegLen - 1, isa::LogicOp::AND);
+  Inst &Sh = E(Opcode::SHR_I, {Fixed, First, Opnd::imm32(log2u(SegLen))});
+  setMod(Sh, "ty", uint32_t(isa::ITy32::U32));
+  Opnd Ld = O.size() > 2 ? src32(O[2]) : imm(RowMajor ? Cols : Rows);
+  // Storage index of (fixed, start): the fixed coordinate is the row for a and c, the column
+  // for b; with the segment along the storage order it is fixed*ld + start, else start*ld + fixed.
+  Opnd Base = v32();
+  if (Contig)
+    E(Opcode::IMAD, {Base, Fixed, Ld, Start});
+  else
+    E(Opcode::IMAD, {Base, Start, Ld, Fixed});
+  // Byte offset of the segment and of the step.
+  Opnd ByteOff = v32();
+  if (Bits >= 8) {
+    E(Opcode::IMUL_I, {ByteOff, Base, Opnd::imm32(Bits / 8)});
+  } else {
+    Inst &X = E(Opcode::SHR_I, {ByteOff, Base, Opnd::imm32(Bits == 4 ? 1 : 3)});
+    setMod(X, "ty", uint32_t(isa::ITy32::U32));
+  }
+  ptx::Space Sp = I.space();
+  bool Shared = Sp == ptx::Space::Shared;
+  Opcode Op = Shared ? (Store ? Opcode::STS : Opcode::LDS)
+              : Sp == ptx::Space::Global ? (Store ? Opcode::STG : Opcode::LDG)
+                                         : (Store ? Opcode::ST : Opcode::LD);
+  Opnd Addr;
+  if (Shared) {
+    Opnd B = sharedAddress(AddrOp, Sp);
+    Addr = v32();
+    E(Opcode::IADD, {Addr, B, ByteOff, Opnd::pt(), Opnd::pt()});
+  } else {
+    if (AddrOp.kind != ptx::OperandKind::Address || AddrOp.elems.empty())
+      return unsupported("address operand");
+    ptx::Operand B0 = AddrOp.elems[0];
+    int64_t Off = AddrOp.imm;
+    if (B0.kind == ptx::OperandKind::Symbol) {
+      B0.imm += Off;
+      Off = 0;
+    }
+    Opnd B = src64(B0);
+    Opnd Wide = v64();
+    mov32(lo(Wide), ByteOff);
+    mov32(hi(Wide), Opnd::rz());
+    Addr = v64();
+    add64(Addr, B, Wide, false);
+    if (Off) {
+      Opnd A2 = v64();
+      add64(A2, Addr, imm64(uint64_t(Off)), false);
+      Addr = A2;
+    }
+  }
+  auto Mem = [&](Opnd Reg, Opnd A, int64_t Off, isa::MemSize Sz) {
+    Opnd At = addr(A, Off);
+    Inst &X = Store ? E(Op, {At, Reg}) : E(Op, {Reg, At});
+    setMod(X, "size", uint32_t(Sz));
+  };
+  unsigned Bytes = (Seg * Bits + 7) / 8;
+  if (Contig) {
+    unsigned Chunk = std::min(Bytes, 16u);
+    for (unsigned Off = 0; Off < Bytes; Off += Chunk) {
+      unsigned W0 = Off / 4, NW = Chunk / 4;
+      isa::MemSize Sz = NW == 1 ? isa::MemSize::B32 : NW == 2 ? isa::MemSize::B64
+                                                               : isa::MemSize::B128;
+      Opnd T = Opnd::vreg(nv(NW == 1 ? RegClass::R32 : NW == 2 ? RegClass::R64 : RegClass::R128));
+      if (Store)
+        for (unsigned K = 0; K < NW; ++K)
+          mov32(NW == 1 ? T : word(T, uint8_t(K)), W[W0 + K]);
+      Mem(T, Addr, Off, Sz);
+      if (!Store)
+        for (unsigned K = 0; K < NW; ++K)
+          mov32(W[W0 + K], NW == 1 ? T : word(T, uint8_t(K)));
+    }
+  } else {
+    // One access an element; the step is ld elements.
+    Opnd Step = v32();
+    E(Opcode::IMUL_I, {Step, Ld, Opnd::imm32(Bits / 8)});
+    isa::MemSize Sz = Bits == 8 ? isa::MemSize::U8 : Bits == 16 ? isa::MemSize::U16
+                      : Bits == 32                ? isa::MemSize::B32
+                                                  : isa::MemSize::B64;
+    std::vector<Opnd> Elems(Seg);
+    Opnd A = Addr;
+    for (unsigned K = 0; K < Seg; ++K) {
+      if (K) {
+        if (Shared) {
+          Opnd N = v32();
+          E(Opcode::IADD, {N, A, Step, Opnd::pt(), Opnd::pt()});
+          A = N;
+        } else {
+          Opnd S64 = v64(), N = v64();
+          mov32(lo(S64), Step);
+          mov32(hi(S64), Opnd::rz());
+          add64(N, A, S64, false);
+          A = N;
+        }
+      }
+      if (Bits == 64) {
+        Opnd T = v64();
+        if (Store) {
+          mov32(lo(T), W[2 * K]);
+          mov32(hi(T), W[2 * K + 1]);
+        }
+        Mem(T, A, 0, Sz);
+        if (!Store) {
+          mov32(W[2 * K], lo(T));
+          mov32(W[2 * K + 1], hi(T));
+        }
+        continue;
+      }
+      unsigned PerWord = 32 / Bits;
+      Opnd Wd = W[K / PerWord];
+      unsigned Shift = (K % PerWord) * Bits;
+      if (Store) {
+        Opnd T = Wd;
+        if (Shift) {
+          T = v32();
+          Inst &X = E(Opcode::SHR_I, {T, Wd, Opnd::imm32(Shift)});
+          setMod(X, "ty", uint32_t(isa::ITy32::U32));
+        }
+        Mem(T, A, 0, Sz);
+      } else {
+        Elems[K] = v32();
+        Mem(Elems[K], A, 0, Sz);
+      }
+    }
+    if (!Store && Bits < 64) {
+      unsigned PerWord = 32 / Bits;
+      for (unsigned Wi = 0; Wi < Used; ++Wi) {
+        Opnd Acc = Elems[Wi * PerWord];
+        for (unsigned P = 1; P < PerWord; ++P) {
+          Opnd N = v32();
+          E(Opcode::BFI, {N, Elems[Wi * PerWord + P], Acc, imm((P * Bits) | (Bits << 8))});
+          Acc = N;
+        }
+        mov32(W[Wi], Acc);
+      }
+    }
+  }
+  if (!Store)
+    for (unsigned K = Used; K < W.size(); ++K)
+      mov32(W[K], Opnd::rz());
+}
+
+void Lowering::lowerWmmaMma(const ptx::Instruction &I) {
+  const auto &O = I.operands;
+  WShape S = wshapeOf(I);
+  std::vector<WElem> Tys;
+  for (Mod Md : I.modifiers())
+    if (welemOf(Md) != WElem::None)
+      Tys.push_back(welemOf(Md));
+  WElem DT, AT, BT, CT;
+  if (Tys.size() == 2) {
+    DT = Tys[0];
+    CT = Tys[1];
+    AT = BT = WElem::F16;
+  } else if (Tys.size() == 4) {
+    DT = Tys[0];
+    AT = Tys[1];
+    BT = Tys[2];
+    CT = Tys[3];
+  } else {
+    return unsupported("types");
+  }
+  if (!S.M || AT != BT || !wshapeTakes(S, AT) || !waccTakes(S, CT) || !waccTakes(S, DT))
+    return unsupported("shape or types");
+  bool IsFloat = AT == WElem::F16 || AT == WElem::BF16 || AT == WElem::TF32;
+  bool IsF64 = AT == WElem::F64;
+  bool IsB1 = AT == WElem::B1;
+  if (IsB1 != (I.op != Op::WmmaMma))
+    return unsupported("b1 takes .xor.popc or .and.popc, other types neither");
+  if (IsFloat && I.has(Mod::SatFinite))
+    return unsupported(".satfinite on floating-point wmma.mma");
+  unsigned ABits = welemBits(AT), BBits = welemBits(BT);
+  unsigned EA = S.M * S.K / 32, EB = S.K * S.N / 32, EC = S.M * S.N / 32;
+  unsigned WA = EA * ABits / 32, WB = EB * BBits / 32; // words a lane holds
+  std::vector<Opnd> Dw = fragmentWords(O[0]), Aw = fragmentWords(O[1]), Bw = fragmentWords(O[2]),
+                    Cw = fragmentWords(O[3]);
+  unsigned CBits = welemBits(CT), DBits = welemBits(DT);
+  if (Aw.size() < WA || Bw.size() < WB || Cw.size() < (EC * CBits + 31) / 32 ||
+      Dw.size() < (EC * DBits + 31) / 32)
+    return unsupported("fragment has too few registers");
+  Opnd Lane = v32();
+  E(Opcode::S2R, {Lane, Opnd::imm32(int64_t(isa::SReg::LANEID))});
+  Opnd First = v32(), Row = v32();
+  E(Opcode::SHL_I, {First, Lane, Opnd::imm32(log2u(EC))});
+  Inst &Sr = E(Opcode::SHR_I, {Row, First, Opnd::imm32(log2u(S.N))});
+  setMod(Sr, "ty", uint32_t(isa::ITy32::U32));
+  Opnd Col0 = lopI(First, S.N - 1, isa::LogicOp::AND);
+  auto Shfl = [&](Opnd V, Opnd Src) {
+    Opnd D = v32();
+    Inst &X = E(Opcode::SHFL, {D, V, Src, imm(0x1f), Opnd::pt()});
+    setMod(X, "fn", uint32_t(isa::ShflMode::IDX));
+    return D;
+  };
+  // Row i of A: lanes i*(K/EA) + q hold it, WA words each.
+  std::vector<Opnd> ARow;
+  unsigned AL = S.K / EA, BL = S.K / EB;
+  for (unsigned Q = 0; Q < AL; ++Q) {
+    Opnd Src = v32();
+    E(Opcode::SHL_I, {Src, Row, Opnd::imm32(log2u(AL))});
+    if (Q)
+      E(Opcode::IADD_I, {Src, Src, Opnd::imm32(Q)});
+    for (unsigned K = 0; K < WA; ++K)
+      ARow.push_back(Shfl(Aw[K], Src));
+  }
+  // Column j0 + C of B, gathered just before its dot products (fewer live registers).
+  std::vector<std::vector<Opnd>> BCol(EC);
+  auto GatherColumn = [&](unsigned C) {
+    Opnd Colj = v32();
+    E(Opcode::IADD_I, {Colj, Col0, Opnd::imm32(C)});
+    for (unsigned Q = 0; Q < BL; ++Q) {
+      Opnd Src = v32();
+      E(Opcode::SHL_I, {Src, Colj, Opnd::imm32(log2u(BL))});
+      if (Q)
+        E(Opcode::IADD_I, {Src, Src, Opnd::imm32(Q)});
+      for (unsigned K = 0; K < WB; ++K)
+        BCol[C].push_back(Shfl(Bw[K], Src));
+    }
+  };
+  // Element k of a gathered vector, as an f32, an f64 pair or a sign/zero-extended integer.
+  auto Elem = [&](const std::vector<Opnd> &V, unsigned K, WElem T) -> Opnd {
+    unsigned B = welemBits(T);
+    if (T == WElem::F64) {
+      Opnd D = v64();
+      mov32(lo(D), V[2 * K]);
+      mov32(hi(D), V[2 * K + 1]);
+      return D;
+    }
+    Opnd Wd = V[K * B / 32];
+    unsigned Pos = (K * B) % 32;
+    switch (T) {
+    case WElem::F16:
+    case WElem::BF16:
+      return f2f(Pos ? lopShr16(Wd) : Wd, isa::FltType::F32,
+                 T == WElem::F16 ? isa::FltType::F16 : isa::FltType::BF16);
+    case WElem::TF32:
+      return lopI(Wd, 0xffffe000u, isa::LogicOp::AND);
+    case WElem::F32:
+    case WElem::S32:
+      return Wd;
+    default: {
+      Opnd D = v32();
+      Inst &X = E(Opcode::BFE, {D, Wd, imm(Pos | (B << 8))});
+      setMod(X, "ty", uint32_t(T == WElem::S8 || T == WElem::S4 ? isa::ITy32::S32
+                                                                  : isa::ITy32::U32));
+      return D;
+    }
+    }
+  };
+  std::vector<Opnd> Res(EC);
+  for (unsigned C = 0; C < EC; ++C) {
+    GatherColumn(C);
+    Opnd Acc;
+    if (CT == WElem::F16)
+      Acc = Elem(Cw, C, WElem::F16);
+    else
+      Acc = Elem(Cw, C, CT);
+    if (IsB1) {
+      Opnd Sum = Acc;
+      for (unsigned K = 0; K < ARow.size(); ++K) {
+        Opnd P = v32(), N = v32();
+        E(Opcode::POPC, {P, lop3(ARow[K], BCol[C][K], Opnd::rz(), I.op == Op::WmmaMmaAndPopc ? 0xC0 : 0x3C)});
+        E(Opcode::IADD, {N, Sum, P, Opnd::pt(), Opnd::pt()});
+        Sum = N;
+      }
+      Res[C] = Sum;
+      continue;
+    }
+    if (IsF64) {
+      for (unsigned K = 0; K < S.K; ++K) {
+        Opnd N = v64();
+        Inst &X = E(Opcode::DFMA, {N, Elem(ARow, K, AT), Elem(BCol[C], K, BT), Acc});
+        setMod(X, "rnd", uint32_t(rnd(I)));
+        Acc = N;
+      }
+      Res[C] = Acc;
+      continue;
+    }
+    if (IsFloat) {
+      for (unsigned K = 0; K < S.K; ++K) {
+        Opnd N = v32();
+        E(Opcode::FFMA, {N, Elem(ARow, K, AT), Elem(BCol[C], K, BT), Acc});
+        Acc = N;
+      }
+      Res[C] = DT == WElem::F16 ? f2f(Acc, isa::FltType::F16, isa::FltType::F32) : Acc;
+      continue;
+    }
+    // Integers: the dot product cannot overflow 32 bits (|a*b| <= 2^14, at most 32 terms); with
+    // .satfinite the add of c saturates.
+    Opnd Dot = Opnd::rz();
+    for (unsigned K = 0; K < S.K; ++K) {
+      Opnd N = v32();
+      E(Opcode::IMAD, {N, Elem(ARow, K, AT), Elem(BCol[C], K, BT), Dot});
+      Dot = N;
+    }
+    Opnd R = v32();
+    E(Opcode::IADD, {R, Dot, Acc, Opnd::pt(), Opnd::pt()});
+    if (I.has(Mod::SatFinite)) {
+      Opnd Ovf = icmpI(lop3(R, Dot, Acc, 0x18), 0, isa::ICmp::LT, true);
+      Opnd Neg = icmpI(Dot, 0, isa::ICmp::LT, true);
+      Opnd Lim = sel32(imm(INT32_MIN), imm(INT32_MAX), Neg);
+      R = sel32(Lim, R, Ovf);
+    }
+    Res[C] = R;
+  }
+  // Write D: packed halves for f16, pairs for f64, words otherwise; registers past it are zero.
+  unsigned Used = 0;
+  if (DT == WElem::F16) {
+    for (unsigned C = 0; C < EC; C += 2)
+      E(Opcode::PRMT, {Dw[Used++], Res[C], Res[C + 1], imm(0x5410)});
+  } else if (DT == WElem::F64) {
+    for (unsigned C = 0; C < EC; ++C) {
+      mov32(Dw[Used++], lo(Res[C]));
+      mov32(Dw[Used++], hi(Res[C]));
+    }
+  } else {
+    for (unsigned C = 0; C < EC; ++C)
+      mov32(Dw[Used++], Res[C]);
+  }
+  for (; Used < Dw.size(); ++Used)
+    mov32(Dw[Used], Opnd::rz());
 }
 
 } // namespace

@@ -328,7 +328,8 @@ std::vector<std::string> checkTableConsistency() {
         // secondary mode. Any other overlap is a mistake in the table.
         ModGroup Later = I.rules[B].group; // rules are in table order
         bool Ordered =
-            Later == ModGroup::SrcType || Later == ModGroup::Type3 || Later == ModGroup::Mode2;
+            Later == ModGroup::SrcType || Later == ModGroup::Type3 || Later == ModGroup::Type4 ||
+            Later == ModGroup::Mode2;
         if (!Ordered)
           Problems.push_back("'" + std::string(I.spelling) + "': a modifier is in two groups: " +
                              std::string(I.rules[A].modifiers) + " / " +

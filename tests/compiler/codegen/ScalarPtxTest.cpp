@@ -283,4 +283,60 @@ TEST(ScalarPtx, ElectSyncPicksTheLowestMember) {
   }
 }
 
+// cvt.rna.tf32.f32 of values around rounding ties, against rounding of the value itself.
+const char *kTf32Ptx = R"PTX(
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry tf32(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<6>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  add.s64 %rd5, %rd2, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  cvt.rna.tf32.f32 %r2, %f1;
+  st.global.u32 [%rd5], %r2;
+  ret;
+}
+)PTX";
+
+/// Round to 10 fraction bits, ties away from zero, from the value (tf32 has f32's exponent range).
+uint32_t tf32Ref(uint32_t Bits) {
+  float F;
+  std::memcpy(&F, &Bits, 4);
+  if (!std::isfinite(F))
+    return Bits;
+  double A = std::fabs(double(F));
+  int Exp = 0;
+  std::frexp(A, &Exp);                           // A = m * 2^Exp, m in [0.5, 1)
+  double Ulp = std::ldexp(1.0, std::max(Exp - 1, -126) - 10);
+  double R = std::floor(A / Ulp + 0.5) * Ulp;    // ties away from zero (A >= 0)
+  float G = float(std::signbit(F) ? -R : R);
+  uint32_t Out;
+  std::memcpy(&Out, &G, 4);
+  return Out;
+}
+
+TEST(ScalarPtx, CvtRnaTf32) {
+  Runner R;
+  ASSERT_TRUE(R.compile(kTf32Ptx));
+  std::vector<uint32_t> In = {0x3f800000, 0x3f801000, 0x3f800fff, 0x3f803000, 0xbf801000, 0xbf800fff,
+                              0x7f7ff000, 0x7f7fefff, 0x7f800000, 0xff800000, 0x7fc00001, 0x00000000,
+                              0x80000000, 0x00001000, 0x00000fff, 0x00403000, 0x807ff000, 0x12345678,
+                              0x40490fdb, 0xc0490fdb, 0x3eaaaaab, 0x00800000, 0x00ffffff, 0x4b7ff800};
+  uint64_t Out = R.alloc(In.size() * 4);
+  auto Res = R.launch("tf32", {1, 1, 1}, {uint32_t(In.size()), 1, 1},
+                      Params().u64(R.upload(In)).u64(Out));
+  ASSERT_FALSE(Res.fault) << faultText(Res);
+  auto O = R.download<uint32_t>(Out, In.size());
+  for (size_t K = 0; K < In.size(); ++K)
+    EXPECT_EQ(O[K], tf32Ref(In[K])) << std::hex << "in 0x" << In[K];
+}
+
 } // namespace
