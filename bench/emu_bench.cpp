@@ -6,6 +6,10 @@
 // emulator does not pass.
 //
 //   wf_bench_emu [--quick] [--only compute|saxpy]
+//   wf_bench_emu --scaling [--quick]
+//
+// --scaling runs the compute kernel on the `large` configuration (16 cores) with 1, 2, 4, 8 and 16
+// host threads and prints the speed-up over one host thread (bench/README.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -138,18 +143,69 @@ void report(std::string_view name, unsigned threads, const Figure &f) {
              f.threadInsts / f.cpuSeconds / 1e6);
 }
 
+/// The compute kernel's stored value for thread `gid` after `iters` iterations.
+uint32_t computeExpected(uint32_t gid, uint32_t iters) {
+  float x = float(gid);
+  for (uint32_t i = 0; i < iters; ++i)
+    x = std::fma(x, std::bit_cast<float>(0x3f7ff000u), 0.0078125f);
+  float sum = x;
+  for (unsigned k = 1; k < 8; ++k)
+    sum = sum + x;
+  uint32_t lcg = gid;
+  for (uint32_t i = 0; i < iters; ++i)
+    lcg = lcg * 1664525u + 1013904223u;
+  return std::bit_cast<uint32_t>(sum) + 4 * lcg;
+}
+
+/// Host-thread scaling: the compute kernel on `large` (16 cores) with 1..16 host threads.
+int scaling(bool quick) {
+  const isa::Config &cfg = *isa::findConfig("large");
+  func::Device dev(cfg);
+  fmt::print("scaling: configuration '{}': {} cores, {} lanes; host threads available: {}\n",
+             cfg.name, cfg.cores, cfg.lanes, std::thread::hardware_concurrency());
+  const uint32_t iters = quick ? 32 : 1024, blocks = 16 * 32, threads = 256;
+  const uint64_t out = isa::kGlobalBase + (1 << 20);
+  std::vector<uint8_t> params;
+  append(params, out);
+  auto desc = place(dev, computeKernel(iters), isa::kGlobalBase, {blocks, 1, 1}, {threads, 1, 1},
+                    params, 24);
+  double base = 0;
+  for (unsigned t : {1u, 2u, 4u, 8u, 16u}) {
+    dev.memory().fill(out, 0, uint64_t(blocks) * threads * 4);
+    Figure f = timeLaunch(dev, desc, t);
+    report("scaling", t, f);
+    if (t == 1)
+      base = f.seconds;
+    fmt::print("scaling  host threads {:>2}: speed-up {:.2f} over one host thread\n", t,
+               base / f.seconds);
+    for (uint32_t gid : {0u, 4097u, blocks * threads - 1}) {
+      uint32_t got = 0;
+      dev.memory().read(out + 4ull * gid, &got, 4);
+      if (got != computeExpected(gid, iters)) {
+        fmt::print(stderr, "scaling: result mismatch at thread {} with {} host threads\n", gid, t);
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  bool quick = false;
+  bool quick = false, scale = false;
   std::string_view only;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--quick")
       quick = true;
+    else if (arg == "--scaling")
+      scale = true;
     else if (arg == "--only" && i + 1 < argc)
       only = argv[++i];
   }
+  if (scale)
+    return scaling(quick);
   const isa::Config &cfg = *isa::findConfig("default");
   func::Device dev(cfg);
   unsigned all = std::max(1u, std::thread::hardware_concurrency());
@@ -173,16 +229,7 @@ int main(int argc, char **argv) {
     // Check one thread against the host.
     uint32_t gid = 12345 % n, got;
     dev.memory().read(out + 4 * gid, &got, 4);
-    float x = float(gid);
-    for (uint32_t i = 0; i < iters; ++i)
-      x = std::fma(x, std::bit_cast<float>(0x3f7ff000u), 0.0078125f);
-    float sum = x;
-    for (unsigned k = 1; k < 8; ++k)
-      sum = sum + x;
-    uint32_t lcg = gid;
-    for (uint32_t i = 0; i < iters; ++i)
-      lcg = lcg * 1664525u + 1013904223u;
-    uint32_t expect = std::bit_cast<uint32_t>(sum) + 4 * lcg;
+    uint32_t expect = computeExpected(gid, iters);
     if (got != expect) {
       fmt::print(stderr, "compute result mismatch: {:08x} != {:08x}\n", got, expect);
       return 1;
