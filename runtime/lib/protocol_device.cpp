@@ -50,6 +50,7 @@ public:
       : transport_(std::move(transport)), window_(transport_->dmaWindow()),
         staging_(transport_->dmaWindowSize() - kStagingOffset), allocator_(memBase, memSize) {
     info_.kind = transport_->deviceKind();
+    info_.transport = transport_->describe();
     info_.name = "Warpforge " + std::string(config.name) + " (" + info_.kind + ")";
     info_.config = config;
     info_.memBase = memBase;
@@ -266,6 +267,7 @@ private:
         return true;
       if (transport_->lost())
         return false;
+      transport_->service();
       if (spins > 64) {
         bool slow = std::chrono::steady_clock::now() - start > std::chrono::milliseconds(10);
         std::this_thread::sleep_for(std::chrono::microseconds(slow ? 200 : 10));

@@ -22,7 +22,7 @@ constexpr uint32_t kEntries = 16;
 struct Host {
   Harness h{"tiny"};
   std::vector<uint8_t> window = std::vector<uint8_t>(1 << 20);
-  func::CommandProcessor cp{h.dev, {window.data(), window.size()}};
+  func::CommandProcessor cp{h.dev, func::DmaWindow{window.data(), window.size()}};
   uint32_t tail = 0;
   uint64_t seq = 0;
 

@@ -1,8 +1,10 @@
-// The runtime's device layer over the device protocol: the in-process transport and the board
-// server (a thread, or a child process for the lost-device case), through rt::openDevice.
+// The runtime's device layer over the device protocol: device plugins loaded by name, the
+// in-process transport and the board server (a thread, or a child process for the lost-device
+// case), through rt::openDevice.
 #include "warpforge/isa/config.gen.h"
 #include "warpforge/runtime/board_server.h"
 #include "warpforge/runtime/device.h"
+#include "warpforge/runtime/plugins.h"
 #include "warpforge/runtime/runtime.h"
 #include "warpforge/runtime/texture.h"
 
@@ -12,6 +14,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <sys/wait.h>
 #include <thread>
@@ -154,6 +157,98 @@ TEST(DeviceProtocol, ServerMismatchIsAClearError) {
   server.join();
   ::unsetenv("WARPFORGE_SERVER");
   ::unsetenv("WARPFORGE_CONFIG");
+}
+
+TEST(DevicePlugins, TheEmulatorAndTheBoardAreInstalled) {
+  std::vector<PluginListing> plugins = installedPlugins();
+  auto has = [&](const char *name) {
+    for (const PluginListing &p : plugins)
+      if (p.name == name)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(has("func"));
+  EXPECT_TRUE(has("board"));
+  std::string error;
+  const wf_device_plugin *func = loadPlugin("func", error);
+  ASSERT_TRUE(func) << error;
+  EXPECT_STREQ(func->name, "func");
+  EXPECT_EQ(func->abi_version, WF_DEVICE_PLUGIN_ABI_VERSION);
+}
+
+TEST(DevicePlugins, AMissingPluginListsTheInstalledOnes) {
+  ::unsetenv("WARPFORGE_SERVER");
+  std::string error;
+  EXPECT_FALSE(openDevice("cycle-nonexistent", "default", error));
+  EXPECT_NE(error.find("no device plugin 'cycle-nonexistent'"), std::string::npos) << error;
+  EXPECT_NE(error.find("installed: board, func"), std::string::npos) << error;
+  EXPECT_NE(error.find("WARPFORGE_DEVICE_PATH"), std::string::npos) << error;
+}
+
+TEST(DevicePlugins, ABrokenPluginIsAClearError) {
+  auto dir = std::filesystem::temp_directory_path() / ("wf-plugins-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "libwf-device-broken.so") << "not a shared library";
+  ::setenv("WARPFORGE_DEVICE_PATH", dir.c_str(), 1);
+  std::string error;
+  EXPECT_FALSE(loadPlugin("broken", error));
+  EXPECT_NE(error.find("cannot load device plugin"), std::string::npos) << error;
+  // WARPFORGE_DEVICE_PATH adds to the search path: the installed plugins are still found.
+  EXPECT_TRUE(loadPlugin("func", error)) << error;
+  ::unsetenv("WARPFORGE_DEVICE_PATH");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(DevicePlugins, TheBoardIsSelectedByName) {
+  // WARPFORGE_DEVICE=board without WARPFORGE_SERVER: the default socket, under XDG_RUNTIME_DIR.
+  auto dir = std::filesystem::temp_directory_path() / ("wf-xdg-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const char *oldXdg = std::getenv("XDG_RUNTIME_DIR");
+  std::string savedXdg = oldXdg ? oldXdg : "";
+  ::setenv("XDG_RUNTIME_DIR", dir.c_str(), 1);
+  ::unsetenv("WARPFORGE_SERVER");
+  ::unsetenv("WARPFORGE_CONFIG");
+  std::string path = board::defaultSocketPath();
+  EXPECT_EQ(path, (dir / "warpforge-board.sock").string());
+  board::ServerOptions options;
+  options.config = "tiny";
+  options.maxClients = 1;
+  options.quiet = true;
+  int status = -1;
+  std::thread server([&] { status = board::serve(options); });
+  waitForServer(path);
+  {
+    std::string error;
+    auto dev = openDevice("board", "default", error);
+    ASSERT_TRUE(dev) << error;
+    EXPECT_EQ(dev->info().kind, "func"); // the model the server hosts
+    EXPECT_EQ(dev->info().transport, "board server at " + path);
+    EXPECT_EQ(dev->info().config.name, "tiny");
+    exerciseDevice(*dev);
+  }
+  server.join();
+  EXPECT_EQ(status, 0);
+  // The in-process default is a different transport of the same model.
+  std::string error;
+  auto local = openDevice("func", "tiny", error);
+  ASSERT_TRUE(local) << error;
+  EXPECT_EQ(local->info().transport, "in-process emulator");
+  if (oldXdg)
+    ::setenv("XDG_RUNTIME_DIR", savedXdg.c_str(), 1);
+  else
+    ::unsetenv("XDG_RUNTIME_DIR");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(DevicePlugins, TheServerRefusesWhatItCannotHost) {
+  board::ServerOptions options;
+  options.socketPath = tempSocket("refuse");
+  options.quiet = true;
+  options.device = "nonexistent";
+  EXPECT_EQ(board::serve(options), 2);
+  options.device = "board"; // a board server cannot host the board behind another one
+  EXPECT_EQ(board::serve(options), 2);
+  EXPECT_FALSE(std::filesystem::exists(options.socketPath));
 }
 
 TEST(DeviceProtocol, LostServerIsReportedNotFatal) {

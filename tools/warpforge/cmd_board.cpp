@@ -7,7 +7,7 @@ namespace wf::driver {
 int runBoard(const std::vector<std::string> &args) {
   CommandLine line;
   line.takesInput = false;
-  line.usage = "usage: warpforge board [--device=func] [--config=NAME] [--socket=PATH] "
+  line.usage = "usage: warpforge board [--device=NAME] [--config=NAME] [--socket=PATH] "
                "[--clients=N]\n\n"
                "Hosts a device in this process and serves it over a Unix socket: one program at a "
                "time,\nthe others wait their turn. A program reaches it with "
@@ -16,7 +16,7 @@ int runBoard(const std::vector<std::string> &args) {
   std::string device, config, socket;
   unsigned clients = 0;
   line.options.add_options()                                                          //
-      ("device", po::value(&device)->default_value("func"), "device model: func")     //
+      ("device", po::value(&device)->default_value("func"), "device plugin to host")  //
       ("config", po::value(&config)->default_value("default"), "named configuration") //
       ("socket", po::value(&socket),
        "socket path (default: $XDG_RUNTIME_DIR/warpforge-board.sock)") //

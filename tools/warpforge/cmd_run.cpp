@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "frontend.h"
 #include "warpforge/isa/config.gen.h"
+#include "warpforge/runtime/plugins.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -26,7 +27,8 @@ constexpr const char *kUsage =
     "Builds a CUDA program with 'warpforge cc' (cached between runs) and runs it with ARGS on a\n"
     "Warpforge device; its output and exit status are the program's.\n\n"
     "Options:\n"
-    "  --device=NAME   func (the functional emulator; default), cycle, rtl or board\n"
+    "  --device=NAME   a device plugin: func (the functional emulator; default), board (the\n"
+    "                  device of a `warpforge board` server), or any other installed plugin\n"
     "  --config=NAME   named GPU configuration (warpforge configs); default: WARPFORGE_CONFIG,\n"
     "                  else the runtime's default\n"
     "  --rebuild       ignore the cached executable\n"
@@ -36,7 +38,7 @@ constexpr const char *kUsage =
     "The executable cache is $WARPFORGE_CACHE_DIR/run, else $XDG_CACHE_HOME/warpforge/run,\n"
     "else ~/.cache/warpforge/run; WARPFORGE_CACHE=0 builds into a temporary folder instead.\n\n"
     "Exit status: the program's; 1 when it cannot be built, 2 bad command line or a device\n"
-    "that is not available.\n";
+    "plugin that is not installed.\n";
 
 uint64_t fnv1a(const std::string &text, uint64_t hash = 0xcbf29ce484222325ull) {
   for (unsigned char c : text)
@@ -116,13 +118,12 @@ int runRun(const std::vector<std::string> &args) {
     else
       ccArgs.push_back(arg);
   }
-  if (device == "cycle" || device == "rtl" || device == "board") {
-    std::cerr << fmt::format("warpforge run: device {} is not available yet (today: func)\n",
-                             device);
+  // The program loads the device plugin itself (WARPFORGE_DEVICE); asking here first turns a
+  // missing plugin into a clear error before anything is built.
+  if (std::string error; !rt::loadPlugin(device, error)) {
+    std::cerr << "warpforge run: " << error << "\n";
     return kExitUsage;
   }
-  if (device != "func")
-    throw UsageError(fmt::format("unknown device '{}': expected func, cycle, rtl or board", device));
   if (!config.empty() && !isa::findConfig(config))
     throw UsageError(fmt::format("unknown configuration '{}' (see 'warpforge configs')", config));
 

@@ -1,34 +1,30 @@
-// The board-server transport: control registers over a Unix socket, device memory and the DMA
-// window as shared memory received from the server (wire.h).
+//===- board_plugin.cpp - The board server as a device plugin --------------===//
+//
+// libwf-device-board.so: the device hosted by a board server (`warpforge board`, server.cpp) in
+// another process. Control registers cross a Unix socket; device memory and the DMA window are
+// shared-memory segments received from the server (wire.h). The window is host memory this plugin
+// provides (host_memory), as a PCIe driver provides the pinned buffers its device masters. It links
+// no device model: any plugin the server hosts is reached the same way.
+//
+//===----------------------------------------------------------------------===//
+
 #include "wire.h"
 
 #include "warpforge/isa/config.gen.h"
-#include "warpforge/runtime/board_server.h"
-#include "warpforge/runtime/device.h"
-#include "warpforge/runtime/transport.h"
+#include "warpforge/isa/device.gen.h"
+#include "warpforge/isa/device_plugin.h"
 
 #include <cerrno>
-#include <cstdlib>
+#include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
-namespace wf::rt {
-
-std::unique_ptr<Device> openProtocolDevice(std::unique_ptr<Transport> transport,
-                                           std::string &error);
-
-namespace board {
-
-std::string defaultSocketPath() {
-  if (const char *dir = std::getenv("XDG_RUNTIME_DIR"); dir && *dir)
-    return std::string(dir) + "/warpforge-board.sock";
-  return "/tmp/warpforge-board-" + std::to_string(::getuid()) + ".sock";
-}
-
+namespace wf::rt::board {
 namespace {
 
 bool sendAll(int fd, const void *data, size_t bytes) {
@@ -80,20 +76,25 @@ bool receiveReply(int fd, WireReply &reply, int *fds, int &nfds) {
   return true;
 }
 
-class BoardTransport final : public Transport {
-public:
-  ~BoardTransport() override {
-    if (memory_)
-      munmap(memory_, memoryBytes_);
-    if (window_)
-      munmap(window_, windowBytes_);
-    if (socket_ >= 0)
-      ::close(socket_);
+} // namespace
+} // namespace wf::rt::board
+
+using namespace wf::rt::board;
+
+struct wf_device_model {
+  ~wf_device_model() {
+    if (memory)
+      munmap(memory, memoryBytes);
+    if (window)
+      munmap(window, windowBytes);
+    if (socket >= 0)
+      ::close(socket);
   }
 
-  bool connect(const std::string &path, std::string &error) {
-    path_ = path;
-    socket_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  bool connect(const std::string &where, std::string &error) {
+    path = where;
+    description = "board server at " + path;
+    socket = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     if (path.size() >= sizeof addr.sun_path) {
@@ -101,7 +102,7 @@ public:
       return false;
     }
     std::strcpy(addr.sun_path, path.c_str());
-    if (socket_ < 0 || ::connect(socket_, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0) {
+    if (socket < 0 || ::connect(socket, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0) {
       error = "cannot reach the board server at " + path + " (" + std::strerror(errno) +
               "); start one with `warpforge board`";
       return false;
@@ -109,28 +110,28 @@ public:
     WireRequest hello{uint32_t(WireOp::Hello), 0, 0, 0};
     WireReply reply{};
     int fds[2] = {-1, -1}, nfds = 0;
-    if (!sendAll(socket_, &hello, sizeof hello) || !receiveReply(socket_, reply, fds, nfds) ||
+    if (!sendAll(socket, &hello, sizeof hello) || !receiveReply(socket, reply, fds, nfds) ||
         reply.status != 0 || nfds != 2) {
       for (int i = 0; i < nfds; ++i)
         ::close(fds[i]);
       error = "the board server at " + path + " did not complete the handshake";
       return false;
     }
-    memoryBytes_ = reply.memoryBytes;
-    windowBytes_ = reply.windowBytes;
-    kind_.assign(reply.deviceKind, strnlen(reply.deviceKind, sizeof reply.deviceKind));
+    memoryBytes = reply.memoryBytes;
+    windowBytes = reply.windowBytes;
+    kind.assign(reply.deviceKind, strnlen(reply.deviceKind, sizeof reply.deviceKind));
     // Device memory goes at its own device addresses when that range is free in this process, so
     // a device pointer is also a host pointer (managed memory); anywhere else otherwise.
-    void *mem = mmap(reinterpret_cast<void *>(isa::kGlobalBase), memoryBytes_,
+    void *mem = mmap(reinterpret_cast<void *>(wf::isa::kGlobalBase), memoryBytes,
                      PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE, fds[0], 0);
     if (mem == MAP_FAILED)
-      mem = mmap(nullptr, memoryBytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0);
-    void *win = mmap(nullptr, windowBytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fds[1], 0);
+      mem = mmap(nullptr, memoryBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0);
+    void *win = mmap(nullptr, windowBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fds[1], 0);
     ::close(fds[0]);
     ::close(fds[1]);
-    memory_ = mem == MAP_FAILED ? nullptr : static_cast<uint8_t *>(mem);
-    window_ = win == MAP_FAILED ? nullptr : static_cast<uint8_t *>(win);
-    if (!memory_ || !window_) {
+    memory = mem == MAP_FAILED ? nullptr : static_cast<uint8_t *>(mem);
+    window = win == MAP_FAILED ? nullptr : static_cast<uint8_t *>(win);
+    if (!memory || !window) {
       error =
           "cannot map the board server's shared memory (" + std::string(std::strerror(errno)) + ")";
       return false;
@@ -138,31 +139,14 @@ public:
     return true;
   }
 
-  std::string deviceKind() const override { return kind_; }
-  std::string describe() const override { return "board server at " + path_; }
-
-  uint32_t readReg(uint32_t offset) override {
-    WireReply reply{};
-    return transact(WireOp::Read, offset, 0, reply) ? reply.value : ~0u;
-  }
-  void writeReg(uint32_t offset, uint32_t value) override {
-    WireReply reply{};
-    transact(WireOp::Write, offset, value, reply);
-  }
-  bool lost() const override { return !lostReason_.empty(); }
-  std::string lostReason() const override { return lostReason_; }
-  uint8_t *dmaWindow() override { return window_; }
-  uint64_t dmaWindowSize() const override { return windowBytes_; }
-  uint8_t *mappedMemory() override { return memory_; }
-
-private:
   bool transact(WireOp op, uint32_t offset, uint32_t value, WireReply &reply) {
-    if (lost())
+    std::lock_guard lock(mutex);
+    if (!lostReason.empty())
       return false;
     WireRequest req{uint32_t(op), offset, value, 0};
     int fds[2], nfds = 0;
-    if (!sendAll(socket_, &req, sizeof req) || !receiveReply(socket_, reply, fds, nfds)) {
-      lostReason_ = "the board server closed the connection";
+    if (!sendAll(socket, &req, sizeof req) || !receiveReply(socket, reply, fds, nfds)) {
+      lostReason = "the board server closed the connection";
       return false;
     }
     for (int i = 0; i < nfds; ++i)
@@ -170,20 +154,117 @@ private:
     return reply.status == 0;
   }
 
-  std::string path_, kind_, lostReason_;
-  int socket_ = -1;
-  uint8_t *memory_ = nullptr, *window_ = nullptr;
-  uint64_t memoryBytes_ = 0, windowBytes_ = 0;
+  bool inMemory(uint64_t address, uint64_t bytes) const {
+    uint64_t base = wf::isa::kGlobalBase;
+    return address >= base && address - base <= memoryBytes &&
+           bytes <= memoryBytes - (address - base);
+  }
+
+  std::mutex mutex; // one request and its reply at a time on the socket
+  std::string path, kind, description, lostReason;
+  int socket = -1;
+  uint8_t *memory = nullptr, *window = nullptr;
+  uint64_t memoryBytes = 0, windowBytes = 0;
+};
+
+namespace {
+
+const char *kind(wf_device_model *m) { return m->kind.c_str(); }
+const char *describe(wf_device_model *m) { return m->description.c_str(); }
+
+uint32_t readReg(wf_device_model *m, uint32_t offset) {
+  WireReply reply{};
+  return m->transact(WireOp::Read, offset, 0, reply) ? reply.value : ~0u;
+}
+void writeReg(wf_device_model *m, uint32_t offset, uint32_t value) {
+  WireReply reply{};
+  m->transact(WireOp::Write, offset, value, reply);
+}
+int lost(wf_device_model *m, char *why, size_t whySize) {
+  std::lock_guard lock(m->mutex);
+  if (m->lostReason.empty())
+    return 0;
+  if (why && whySize)
+    std::snprintf(why, whySize, "%s", m->lostReason.c_str());
+  return 1;
+}
+
+uint8_t *hostMemory(wf_device_model *m, uint64_t *bytes) {
+  *bytes = m->windowBytes;
+  return m->window;
+}
+
+int memRead(wf_device_model *m, uint64_t address, void *dst, uint64_t bytes) {
+  if (!m->inMemory(address, bytes))
+    return 1;
+  std::memcpy(dst, m->memory + (address - wf::isa::kGlobalBase), bytes);
+  return 0;
+}
+int memWrite(wf_device_model *m, uint64_t address, const void *src, uint64_t bytes) {
+  if (!m->inMemory(address, bytes))
+    return 1;
+  std::memcpy(m->memory + (address - wf::isa::kGlobalBase), src, bytes);
+  return 0;
+}
+uint8_t *memMap(wf_device_model *m, uint64_t *base, uint64_t *bytes) {
+  *base = wf::isa::kGlobalBase;
+  *bytes = m->memoryBytes;
+  return m->memory;
+}
+
+int idle(wf_device_model *m) {
+  return (readReg(m, uint32_t(wf::isa::dev::Reg::Status)) & wf::isa::dev::kStatusIdle) != 0;
+}
+int irqPending(wf_device_model *m) {
+  uint32_t status = readReg(m, uint32_t(wf::isa::dev::Reg::IrqStatus));
+  return (status & readReg(m, uint32_t(wf::isa::dev::Reg::IrqEnable))) != 0;
+}
+void destroy(wf_device_model *m) { delete m; }
+
+const wf_device_model_ops kOps = {
+    kind,
+    describe,
+    readReg,
+    writeReg,
+    lost,
+    /*attach_host_dma=*/nullptr, // the server's window is the host memory the device reaches
+    hostMemory,
+    memRead,
+    memWrite,
+    memMap,
+    /*advance=*/nullptr, // the server's model runs on its own
+    idle,
+    irqPending,
+    destroy,
+};
+
+wf_device_model *create(const wf_device_create_params *params, char *error, size_t errorSize) {
+  auto fail = [&](const std::string &why) -> wf_device_model * {
+    std::snprintf(error, errorSize, "%s", why.c_str());
+    return nullptr;
+  };
+  if (!params || params->abi_version != WF_DEVICE_PLUGIN_ABI_VERSION)
+    return fail("board: the host speaks another plugin interface version");
+  if (params->device_memory)
+    return fail("board: a device behind a board server cannot itself be hosted by one");
+  auto *model = new wf_device_model;
+  std::string why;
+  const char *path = params->options;
+  if (!model->connect(path && *path ? path : wireDefaultSocketPath(), why)) {
+    delete model;
+    return fail(why);
+  }
+  return model;
+}
+
+const wf_device_plugin kPlugin = {
+    WF_DEVICE_PLUGIN_ABI_VERSION, 0, "board",
+    "the device of a board server (`warpforge board`) in another process", &kOps, create,
 };
 
 } // namespace
-} // namespace board
 
-std::unique_ptr<Device> openBoardServerDevice(const std::string &path, std::string &error) {
-  auto transport = std::make_unique<board::BoardTransport>();
-  if (!transport->connect(path.empty() ? board::defaultSocketPath() : path, error))
-    return nullptr;
-  return openProtocolDevice(std::move(transport), error);
+extern "C" __attribute__((visibility("default"))) const wf_device_plugin *
+wf_device_plugin_entry(void) {
+  return &kPlugin;
 }
-
-} // namespace wf::rt

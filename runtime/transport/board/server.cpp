@@ -1,11 +1,13 @@
-// The board server (board_server.h): one device, its command processor, device memory and DMA
-// window in shared memory, and a Unix socket on which one host program at a time reaches the
-// control registers. Programs queue in the socket's backlog and are served in turn; each finds a
-// reset, scrubbed device, so nothing leaks from one program to the next.
+// The board server (board_server.h): one device model, loaded as a plugin (lib/plugins.cpp), its
+// device memory and DMA window in shared memory, and a Unix socket on which one host program at a
+// time reaches the control registers. Programs queue in the socket's backlog and are served in
+// turn; each finds a reset, scrubbed device, so nothing leaks from one program to the next.
 #include "wire.h"
 
-#include "warpforge/func/command_processor.h"
+#include "warpforge/isa/config.gen.h"
+#include "warpforge/isa/device.gen.h"
 #include "warpforge/runtime/board_server.h"
+#include "warpforge/runtime/plugins.h"
 
 #include <cerrno>
 #include <csignal>
@@ -55,6 +57,34 @@ struct SharedSegment {
       ::close(fd);
   }
 };
+
+/// A device model created by its plugin, destroyed with the server.
+struct HostedModel {
+  const wf_device_model_ops *ops = nullptr;
+  wf_device_model *model = nullptr;
+  ~HostedModel() {
+    if (model)
+      ops->destroy(model);
+  }
+  uint32_t readReg(uint32_t offset) { return ops->read_reg(model, offset); }
+  void writeReg(uint32_t offset, uint32_t value) { ops->write_reg(model, offset, value); }
+};
+
+int windowRead(void *context, uint64_t offset, void *dst, uint64_t bytes) {
+  auto *w = static_cast<SharedSegment *>(context);
+  if (offset > w->bytes || bytes > w->bytes - offset)
+    return 1;
+  std::memcpy(dst, w->data + offset, bytes);
+  return 0;
+}
+
+int windowWrite(void *context, uint64_t offset, const void *src, uint64_t bytes) {
+  auto *w = static_cast<SharedSegment *>(context);
+  if (offset > w->bytes || bytes > w->bytes - offset)
+    return 1;
+  std::memcpy(w->data + offset, src, bytes);
+  return 0;
+}
 
 /// Reads exactly `bytes`, giving up when a stop is requested while idle. False on EOF or error.
 bool readRequest(int fd, WireRequest &req) {
@@ -129,29 +159,45 @@ int listenOn(const std::string &path, std::string &error) {
 
 } // namespace
 
+std::string defaultSocketPath() { return wireDefaultSocketPath(); }
+
 int serve(const ServerOptions &options) {
-  if (options.device != "func") {
-    bool known = options.device == "cycle" || options.device == "rtl";
-    fmt::print(
-        stderr, "warpforge board: {}\n",
-        known ? fmt::format("device '{}' is not available yet (only 'func' is)", options.device)
-              : fmt::format("unknown device '{}' (func, cycle or rtl)", options.device));
-    return 2;
-  }
   const isa::Config *config = isa::findConfig(options.config);
   if (!config) {
     fmt::print(stderr, "warpforge board: no configuration '{}'\n", options.config);
     return 2;
   }
   std::string error;
+  const wf_device_plugin *plugin = loadPlugin(options.device, error);
+  if (!plugin) {
+    fmt::print(stderr, "warpforge board: {}\n", error);
+    return 2;
+  }
   SharedSegment memory, window;
   if (!memory.create("warpforge-device-memory", uint64_t(config->globalMemMib) << 20, error) ||
       !window.create("warpforge-dma-window", kDmaWindowBytes, error)) {
     fmt::print(stderr, "warpforge board: {}\n", error);
     return 1;
   }
-  func::Device device(*config, memory.data);
-  func::CommandProcessor processor(device, {window.data, window.bytes});
+  wf_device_create_params params{};
+  params.abi_version = WF_DEVICE_PLUGIN_ABI_VERSION;
+  params.config = config->name.data();
+  params.device_memory = memory.data;
+  params.device_memory_bytes = memory.bytes;
+  char why[512] = {};
+  HostedModel processor;
+  processor.ops = plugin->ops;
+  processor.model = plugin->create(&params, why, sizeof why);
+  if (!processor.model) {
+    fmt::print(stderr, "warpforge board: {}\n", why);
+    return 2;
+  }
+  if (!plugin->ops->attach_host_dma) {
+    fmt::print(stderr, "warpforge board: device '{}' offers no host-DMA port\n", options.device);
+    return 2;
+  }
+  wf_host_dma_port port{&window, window.bytes, windowRead, windowWrite};
+  plugin->ops->attach_host_dma(processor.model, &port);
 
   std::string path = options.socketPath.empty() ? defaultSocketPath() : options.socketPath;
   int listener = listenOn(path, error);
@@ -177,7 +223,6 @@ int serve(const ServerOptions &options) {
       continue;
     ++served;
     processor.writeReg(uint32_t(dev::Reg::Control), dev::kControlReset | dev::kControlScrub);
-    uint64_t before = processor.commandsRun();
     if (!options.quiet)
       fmt::print(stderr, "warpforge board: program {} connected\n", served);
     WireRequest req;
@@ -208,8 +253,7 @@ int serve(const ServerOptions &options) {
     ::close(client);
     processor.writeReg(uint32_t(dev::Reg::Control), dev::kControlReset | dev::kControlScrub);
     if (!options.quiet)
-      fmt::print(stderr, "warpforge board: program {} done ({} commands)\n", served,
-                 processor.commandsRun() - before);
+      fmt::print(stderr, "warpforge board: program {} done\n", served);
   }
   ::close(listener);
   ::unlink(path.c_str());

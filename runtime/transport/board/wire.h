@@ -5,8 +5,19 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <unistd.h>
 
 namespace wf::rt::board {
+
+/// The socket used when none is named: $XDG_RUNTIME_DIR/warpforge-board.sock, else
+/// /tmp/warpforge-board-UID.sock.
+inline std::string wireDefaultSocketPath() {
+  if (const char *dir = std::getenv("XDG_RUNTIME_DIR"); dir && *dir)
+    return std::string(dir) + "/warpforge-board.sock";
+  return "/tmp/warpforge-board-" + std::to_string(::getuid()) + ".sock";
+}
 
 enum class WireOp : uint32_t {
   Hello = 1, ///< reply carries sizes, the device kind and two descriptors: memory, DMA window

@@ -3,8 +3,9 @@
 // Commands run strictly in order: the emulator has one engine, so FENCE and TIMESTAMP need no
 // waiting beyond running their predecessors first. A command that names a completion record gets it
 // written before COMPLETED_SEQ moves, so a host that sees the sequence number also sees the record.
-// The ring, completion records, launch descriptors and parameter buffers are in the DMA window
-// (host memory); device memory is touched only by COPY, FILL and the kernels.
+// The ring, completion records, launch descriptors and parameter buffers are in host memory, reached
+// only through the host-DMA port by offset; device memory is touched only by COPY, FILL and the
+// kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace wf::func {
 
@@ -36,8 +38,41 @@ uint32_t configIndex(const isa::Config &config) {
 }
 } // namespace
 
+CommandProcessor::CommandProcessor(Device &device, const wf_host_dma_port &port)
+    : device_(device), port_(port), watchdogMinsts_(kDefaultWatchdogMinsts) {}
+
+CommandProcessor::CommandProcessor(Device &device)
+    : device_(device), watchdogMinsts_(kDefaultWatchdogMinsts) {}
+
+void CommandProcessor::attachHostDma(const wf_host_dma_port &port) {
+  std::lock_guard lock(mutex_);
+  port_ = port;
+}
+
+bool CommandProcessor::idle() {
+  std::lock_guard lock(mutex_);
+  return head_ == tail_;
+}
+
+static int bufferRead(void *context, uint64_t offset, void *dst, uint64_t bytes) {
+  auto *w = static_cast<DmaWindow *>(context);
+  if (offset > w->size || bytes > w->size - offset)
+    return 1;
+  std::memcpy(dst, w->data + offset, bytes);
+  return 0;
+}
+
+static int bufferWrite(void *context, uint64_t offset, const void *src, uint64_t bytes) {
+  auto *w = static_cast<DmaWindow *>(context);
+  if (offset > w->size || bytes > w->size - offset)
+    return 1;
+  std::memcpy(w->data + offset, src, bytes);
+  return 0;
+}
+
 CommandProcessor::CommandProcessor(Device &device, DmaWindow window)
-    : device_(device), window_(window), watchdogMinsts_(kDefaultWatchdogMinsts) {}
+    : device_(device), buffer_(window), port_{&buffer_, window.size, bufferRead, bufferWrite},
+      watchdogMinsts_(kDefaultWatchdogMinsts) {}
 
 void CommandProcessor::reset() {
   queueBase_ = 0;
@@ -68,7 +103,7 @@ uint32_t CommandProcessor::readReg(uint32_t offset) {
   case dev::Reg::GlobalSizeHi:
     return uint32_t(mem.size() >> 32);
   case dev::Reg::DmaWindowSize:
-    return uint32_t(std::min<uint64_t>(window_.size, 0xffffffffu));
+    return uint32_t(std::min<uint64_t>(port_.size, 0xffffffffu));
   case dev::Reg::Status:
     return (head_ == tail_ ? dev::kStatusIdle : 0) | (faulted_ ? dev::kStatusFaulted : 0);
   case dev::Reg::Control:
@@ -147,7 +182,15 @@ void CommandProcessor::writeReg(uint32_t offset, uint32_t value) {
 bool CommandProcessor::irqPending() const { return (irqStatus_ & irqEnable_) != 0; }
 
 bool CommandProcessor::hostRange(uint64_t offset, uint64_t bytes) const {
-  return offset <= window_.size && bytes <= window_.size - offset;
+  return port_.read && port_.write && offset <= port_.size && bytes <= port_.size - offset;
+}
+
+bool CommandProcessor::hostRead(uint64_t offset, void *dst, uint64_t bytes) const {
+  return hostRange(offset, bytes) && port_.read(port_.context, offset, dst, bytes) == 0;
+}
+
+bool CommandProcessor::hostWrite(uint64_t offset, const void *src, uint64_t bytes) const {
+  return hostRange(offset, bytes) && port_.write(port_.context, offset, src, bytes) == 0;
 }
 
 void CommandProcessor::drain() {
@@ -158,21 +201,19 @@ void CommandProcessor::drain() {
     uint64_t slot = queueBase_ + uint64_t(head_ % queueSize_) * sizeof cmd;
     dev::Completion done{};
     dev::Status status;
-    if (!hostRange(slot, sizeof cmd)) {
+    if (!hostRead(slot, &cmd, sizeof cmd)) {
       // The ring itself is outside the window: nothing more can be read.
       head_ = tail_;
       faulted_ = true;
       return;
     }
-    std::memcpy(&cmd, window_.data + slot, sizeof cmd);
     uint64_t start = device_.cycles();
     status = run(cmd, done);
     done.seq = cmd.seq;
     done.status = uint32_t(status);
     if (!done.cycles)
       done.cycles = device_.cycles() - start;
-    if (hostRange(cmd.completion, sizeof done)) // none (all ones) or a bad offset: no record
-      std::memcpy(window_.data + cmd.completion, &done, sizeof done);
+    hostWrite(cmd.completion, &done, sizeof done); // none (all ones) or a bad offset: no record
     ++head_;
     ++commandsRun_;
     completedSeq_ = cmd.seq;
@@ -199,20 +240,25 @@ dev::Status CommandProcessor::run(const dev::Command &cmd, dev::Completion &done
     if ((srcHost ? !hostRange(cmd.arg0, bytes) : !mem.contains(cmd.arg0, bytes)) ||
         (dstHost ? !hostRange(cmd.arg1, bytes) : !mem.contains(cmd.arg1, bytes)))
       return dev::Status::BadCommand;
-    const uint8_t *src = srcHost ? window_.data + cmd.arg0 : mem.host(cmd.arg0);
-    uint8_t *dst = dstHost ? window_.data + cmd.arg1 : mem.host(cmd.arg1);
-    std::memmove(dst, src, bytes);
-    return dev::Status::Ok;
+    bool ok = true;
+    if (srcHost && dstHost) {
+      std::vector<uint8_t> bounce(bytes);
+      ok = hostRead(cmd.arg0, bounce.data(), bytes) && hostWrite(cmd.arg1, bounce.data(), bytes);
+    } else if (srcHost) {
+      ok = hostRead(cmd.arg0, mem.host(cmd.arg1), bytes);
+    } else if (dstHost) {
+      ok = hostWrite(cmd.arg1, mem.host(cmd.arg0), bytes);
+    } else {
+      std::memmove(mem.host(cmd.arg1), mem.host(cmd.arg0), bytes);
+    }
+    return ok ? dev::Status::Ok : dev::Status::BadCommand;
   }
   case dev::Op::Fill:
     return mem.fill(cmd.arg0, uint8_t(cmd.arg1), cmd.arg2) ? dev::Status::Ok
                                                            : dev::Status::BadCommand;
   case dev::Op::Timestamp: {
     uint64_t now = device_.cycles();
-    if (!hostRange(cmd.arg0, sizeof now))
-      return dev::Status::BadCommand;
-    std::memcpy(window_.data + cmd.arg0, &now, sizeof now);
-    return dev::Status::Ok;
+    return hostWrite(cmd.arg0, &now, sizeof now) ? dev::Status::Ok : dev::Status::BadCommand;
   }
   }
   return dev::Status::BadCommand;
@@ -220,15 +266,18 @@ dev::Status CommandProcessor::run(const dev::Command &cmd, dev::Completion &done
 
 dev::Status CommandProcessor::launch(uint64_t descAddr, dev::Completion &done) {
   dev::LaunchDesc d;
-  if (!hostRange(descAddr, sizeof d))
+  if (!hostRead(descAddr, &d, sizeof d))
     return dev::Status::BadCommand;
-  std::memcpy(&d, window_.data + descAddr, sizeof d);
   LaunchDesc desc;
-  if (d.nameLen && hostRange(d.nameAddr, d.nameLen))
-    desc.kernelName.assign(reinterpret_cast<const char *>(window_.data + d.nameAddr), d.nameLen);
+  if (d.nameLen && hostRange(d.nameAddr, d.nameLen)) {
+    desc.kernelName.resize(d.nameLen);
+    hostRead(d.nameAddr, desc.kernelName.data(), d.nameLen);
+  }
   if (!hostRange(d.paramAddr, d.paramSize))
     return dev::Status::BadCommand;
-  desc.params.assign(window_.data + d.paramAddr, window_.data + d.paramAddr + d.paramSize);
+  desc.params.resize(d.paramSize);
+  if (!hostRead(d.paramAddr, desc.params.data(), d.paramSize))
+    return dev::Status::BadCommand;
   desc.codeBase = d.codeBase;
   desc.codeSize = d.codeSize;
   desc.entryPc = d.entryPc;

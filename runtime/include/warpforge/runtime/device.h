@@ -69,7 +69,8 @@ struct LaunchOutcome {
 };
 
 struct DeviceInfo {
-  std::string kind;      ///< "func", ...
+  std::string kind;      ///< the model that runs commands: "func", ...
+  std::string transport; ///< how it is reached: "in-process emulator", "board server at PATH"
   unsigned queues = 1;   ///< engines that run concurrently (1: commands run one at a time)
   std::string name;      ///< "Warpforge default (func)"
   isa::Config config;    ///< the named configuration
@@ -159,8 +160,9 @@ private:
   uint64_t syncSeq_[kEngines] = {};
 };
 
-/// Opens a device: `kind` is "func" (others are not built yet), `config` a named configuration.
-/// On failure returns nullptr and sets `error` to a message.
+/// Opens a device: `kind` names a device plugin ("func", "board"; lib/plugins.cpp finds them),
+/// `config` a named configuration. On failure returns nullptr and sets `error` to a message (for
+/// a missing plugin, one that lists the plugins installed).
 std::unique_ptr<Device> openDevice(const std::string &kind, const std::string &config,
                                    std::string &error);
 

@@ -1,7 +1,8 @@
 // A transport: how the runtime reaches a device's control registers and its DMA window
 // (docs/device-protocol.md). Everything else, device memory included, goes through the command
 // queue, so the same runtime code drives a device in this process, in a board server, or behind
-// PCIe. One folder per transport under runtime/transport/.
+// PCIe. Devices are plugins (isa/include/warpforge/isa/device_plugin.h); transport/inproc/ drives
+// any plugin in this process.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,8 @@ public:
   virtual void writeReg(uint32_t offset, uint32_t value) = 0;
   virtual bool lost() const { return false; }
   virtual std::string lostReason() const { return {}; }
+  /// Called while the host waits for the device: a clocked model runs some cycles here.
+  virtual void service() {}
 
   /// Host memory the device reaches by DMA (the staging buffer of every copy).
   virtual uint8_t *dmaWindow() = 0;
