@@ -52,7 +52,6 @@ sc_time PcieLane::send(unsigned wireBytes, const sc_time &earliest) {
   sc_time duration(double(wireBytes) * secondsPerByte_, SC_SEC);
   freeAt_ = start + duration;
   busy_ += duration;
-  ++tlps_;
   wireBytes_ += wireBytes;
   return freeAt_;
 }

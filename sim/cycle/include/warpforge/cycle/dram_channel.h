@@ -55,7 +55,6 @@ public:
 
   bool empty() const { return queue_.empty(); }
   bool full() const { return queue_.size() >= params_.queueDepth; }
-  size_t queued() const { return queue_.size(); }
   /// Queues a burst that arrived at clock `now` (the queue must not be full).
   void enqueue(const DramBurst &burst, uint64_t now);
   /// The first clock at which the next decision may be made.

@@ -45,7 +45,6 @@ public:
   explicit PcieLane(double bytesPerSecond) : secondsPerByte_(1.0 / bytesPerSecond) {}
   /// Sends a TLP of `wireBytes` no earlier than `earliest`; returns when its last byte has left.
   sc_core::sc_time send(unsigned wireBytes, const sc_core::sc_time &earliest);
-  uint64_t tlps() const { return tlps_; }
   uint64_t wireBytes() const { return wireBytes_; }
   const sc_core::sc_time &busyTime() const { return busy_; }
 
@@ -53,7 +52,7 @@ private:
   double secondsPerByte_;
   sc_core::sc_time freeAt_ = sc_core::SC_ZERO_TIME;
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME;
-  uint64_t tlps_ = 0, wireBytes_ = 0;
+  uint64_t wireBytes_ = 0;
 };
 
 /// The card's PCIe endpoint: card-side masters reach host memory through `fromCard` (addresses
