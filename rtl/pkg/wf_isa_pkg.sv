@@ -7,6 +7,7 @@ package wf_isa_pkg;
   localparam int unsigned TruePred = 15;
   localparam int unsigned NumBarrierRegs = 16;
   localparam int unsigned YieldBackEdges = 1024;
+  localparam int unsigned WarpSize = 32;
 
   // Format R: register form: up to three sources and 16 modifier bits
   localparam int unsigned FmtROpLo = 0;
@@ -95,6 +96,8 @@ package wf_isa_pkg;
   typedef enum logic [2:0] { TEX_GATHER_NONE = 3'd0, TEX_GATHER_R = 3'd1, TEX_GATHER_G = 3'd2, TEX_GATHER_B = 3'd3, TEX_GATHER_A = 3'd4 } texgather_e;
   typedef enum logic [3:0] { SURF_SIZE_B8 = 4'd0, SURF_SIZE_B16 = 4'd1, SURF_SIZE_B32 = 4'd2, SURF_SIZE_B64 = 4'd3, SURF_SIZE_V2B8 = 4'd4, SURF_SIZE_V2B16 = 4'd5, SURF_SIZE_V2B32 = 4'd6, SURF_SIZE_V2B64 = 4'd7, SURF_SIZE_V4B8 = 4'd8, SURF_SIZE_V4B16 = 4'd9, SURF_SIZE_V4B32 = 4'd10 } surfsize_e;
   typedef enum logic [1:0] { SURF_CLAMP_TRAP = 2'd0, SURF_CLAMP_CLAMP = 2'd1, SURF_CLAMP_ZERO = 2'd2 } surfclamp_e;
+
+  typedef enum logic [1:0] { ACCESS_NONE = 2'd0, ACCESS_LOAD = 2'd1, ACCESS_STORE = 2'd2, ACCESS_ATOMIC = 2'd3 } mem_access_e;
 
   typedef enum logic [7:0] {
     SREG_TID_X = 8'd0,
@@ -577,6 +580,30 @@ package wf_isa_pkg;
       8'h60, 8'h61, 8'h62, 8'h63, 8'h64, 8'h65, 8'h66, 8'h67, 8'h68, 8'h69, 8'h6a, 8'h6b, 8'h6c,
       8'h6d, 8'h6e, 8'h6f, 8'h70, 8'h71, 8'h72, 8'h73: op_unit = UNIT_CTRL;
       default: op_unit = UNIT_ALU;
+    endcase
+  endfunction
+
+  // How a memory instruction uses its address operand (isa.toml's `access`).
+  function automatic mem_access_e op_mem_access(opcode_e op);
+    unique case (op)
+      8'h50, 8'h52, 8'h54, 8'h56, 8'h57, 8'h58: op_mem_access = ACCESS_LOAD;
+      8'h51, 8'h53, 8'h55, 8'h59: op_mem_access = ACCESS_STORE;
+      8'h5a: op_mem_access = ACCESS_ATOMIC;
+      default: op_mem_access = ACCESS_NONE;
+    endcase
+  endfunction
+
+  // Bytes a memory access of each MemSize value moves.
+  function automatic logic [7:0] mem_size_bytes(logic [2:0] v);
+    unique case (v)
+      3'd0: mem_size_bytes = 8'd1;
+      3'd1: mem_size_bytes = 8'd1;
+      3'd2: mem_size_bytes = 8'd2;
+      3'd3: mem_size_bytes = 8'd2;
+      3'd4: mem_size_bytes = 8'd4;
+      3'd5: mem_size_bytes = 8'd8;
+      3'd6: mem_size_bytes = 8'd16;
+      default: mem_size_bytes = 8'd0;
     endcase
   endfunction
 

@@ -19,18 +19,18 @@ module wf_bank_arbiter #(
 
   input  logic                                               valid_i,
   output logic                                               ready_o,
-  input  logic [31:0]                                        mask_i,
-  input  logic [2:0]                                         size_i,   // log2 bytes: 0..4
-  input  logic [31:0][AddrWidth-1:0]                         addr_i,
+  input  logic [wf_isa_pkg::WarpSize-1:0]                    mask_i,
+  input  logic [2:0]                                         size_i,  // log2 bytes: 0..4
+  input  logic [wf_isa_pkg::WarpSize-1:0][AddrWidth-1:0]     addr_i,
 
   output logic                                               valid_o,
   output logic                                               last_o,
-  output logic [31:0]                                        lanes_o,  // lanes served
+  output logic [wf_isa_pkg::WarpSize-1:0]                    lanes_o, // lanes served
   output logic [NumBanks-1:0]                                bank_en_o,
   output logic [NumBanks-1:0][AddrWidth-3-$clog2(NumBanks):0] bank_row_o
 );
 
-  localparam int unsigned Lanes    = 32;
+  localparam int unsigned Lanes    = wf_isa_pkg::WarpSize;
   localparam int unsigned BankBits = $clog2(NumBanks);
   localparam int unsigned RowWidth = AddrWidth - 2 - BankBits;
 

@@ -12,23 +12,23 @@ module wf_coalescer #(
   parameter int unsigned LineBytes = 128,  // wf_config_pkg Config*CacheLineBytes: 32, 64 or 128
   parameter int unsigned AddrWidth = 48    // byte address bits
 ) (
-  input  logic                                        clk_i,
-  input  logic                                        rst_ni,
+  input  logic                                           clk_i,
+  input  logic                                           rst_ni,
 
-  input  logic                                        valid_i,
-  output logic                                        ready_o,
-  input  logic [31:0]                                 mask_i,
-  input  logic [2:0]                                  size_i,    // log2 bytes: 0..4
-  input  logic [31:0][AddrWidth-1:0]                  addr_i,
+  input  logic                                           valid_i,
+  output logic                                           ready_o,
+  input  logic [wf_isa_pkg::WarpSize-1:0]                mask_i,
+  input  logic [2:0]                                     size_i,  // log2 bytes: 0..4
+  input  logic [wf_isa_pkg::WarpSize-1:0][AddrWidth-1:0] addr_i,
 
-  output logic                                        valid_o,
-  output logic                                        last_o,
-  output logic [31:0]                                 lanes_o,   // lanes served
-  output logic [AddrWidth-1-$clog2(LineBytes):0]      line_o,    // address / LineBytes
-  output logic [LineBytes-1:0]                        byte_mask_o
+  output logic                                           valid_o,
+  output logic                                           last_o,
+  output logic [wf_isa_pkg::WarpSize-1:0]                lanes_o, // lanes served
+  output logic [AddrWidth-1-$clog2(LineBytes):0]         line_o,  // address / LineBytes
+  output logic [LineBytes-1:0]                           byte_mask_o
 );
 
-  localparam int unsigned Lanes    = 32;
+  localparam int unsigned Lanes    = wf_isa_pkg::WarpSize;
   localparam int unsigned LineBits = $clog2(LineBytes);
   localparam int unsigned TagWidth = AddrWidth - LineBits;
 

@@ -2,6 +2,7 @@
 // special registers through clang's __nvvm_read_ptx_sreg_* builtins.
 #pragma once
 #include "__wf_host_defines.h"
+#include "__wf_isa.gen.h"
 #include "vector_types.h"
 
 #define __WF_SREG_STRUCT(NAME, REG)                                                            \
@@ -40,4 +41,4 @@ __WF_BUILTIN_VAR __wf_blockIdx_t blockIdx;
 __WF_BUILTIN_VAR __wf_blockDim_t blockDim;
 __WF_BUILTIN_VAR __wf_gridDim_t gridDim;
 #undef __WF_BUILTIN_VAR
-constexpr int warpSize = 32;
+constexpr int warpSize = __WF_WARP_SIZE;

@@ -47,7 +47,7 @@ Inst memInst(Opcode Op, Opnd Reg, uint32_t Base, int64_t Off, isa::MemSize Sz) {
   Inst I = mkInst(Op);
   Opnd A = Opnd::phys(Base);
   A.imm = Off;
-  if (Op == Opcode::STL || Op == Opcode::STG) {
+  if (isa::isStore(Op)) {
     I.ops[0] = A;
     I.ops[1] = Reg;
   } else {

@@ -52,20 +52,6 @@ bool isMem(Opcode Op) {
   return U == isa::Unit::LSU || U == isa::Unit::TEX;
 }
 
-bool isLoad(Opcode Op) {
-  switch (Op) {
-  case Opcode::LDG:
-  case Opcode::LDS:
-  case Opcode::LDL:
-  case Opcode::LDC:
-  case Opcode::LDP:
-  case Opcode::LD:
-    return true;
-  default:
-    return false;
-  }
-}
-
 } // namespace
 
 void scheduleBlocks(Function &F) {
@@ -132,7 +118,7 @@ void scheduleBlocks(Function &F) {
       if (isMem(IJ.op)) {
         if (LastStore != kNone)
           AddEdge(LastStore, J, 0);
-        if (isLoad(IJ.op)) {
+        if (isa::isLoad(IJ.op)) {
           LoadsSinceStore.push_back(J);
         } else {
           for (size_t K : LoadsSinceStore)

@@ -4,8 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <string_view>
-
 namespace wf::codegen {
 
 using isa::Opcode;
@@ -38,41 +36,6 @@ const char *className(RegClass C) {
   return "?";
 }
 
-static bool isStore(Opcode Op) {
-  return Op == Opcode::STG || Op == Opcode::STS || Op == Opcode::STL || Op == Opcode::ST;
-}
-
-static bool isMemOp(Opcode Op) {
-  switch (Op) {
-  case Opcode::LDG:
-  case Opcode::STG:
-  case Opcode::LDS:
-  case Opcode::STS:
-  case Opcode::LDL:
-  case Opcode::STL:
-  case Opcode::LDC:
-  case Opcode::LDP:
-  case Opcode::LD:
-  case Opcode::ST:
-    return true;
-  default:
-    return false;
-  }
-}
-
-/// Index of the modifier called Name, or -1.
-static int modIndex(const isa::OpInfo &Info, std::string_view Name) {
-  for (unsigned I = 0; I < Info.numMods; ++I)
-    if (Info.mods[I].name == Name)
-      return int(I);
-  return -1;
-}
-
-static uint32_t modValue(const Inst &I, std::string_view Name) {
-  int Idx = modIndex(I.info(), Name);
-  return Idx < 0 ? 0 : I.mods[unsigned(Idx)];
-}
-
 bool isDefOperand(const Inst &I, unsigned Idx) {
   // The generated role (isa.toml's def/use), under the modifier value it may depend on.
   const isa::OperandInfo &O = I.info().operands[Idx];
@@ -80,87 +43,22 @@ bool isDefOperand(const Inst &I, unsigned Idx) {
   return isa::isDef(isa::activeRole(O, ModValue));
 }
 
-static bool is64(isa::IntType T) { return T == isa::IntType::U64 || T == isa::IntType::S64; }
-
 unsigned operandWords(const Inst &I, unsigned Idx) {
-  const isa::OperandInfo &O = I.info().operands[Idx];
-  std::string_view N = O.name;
-  if (O.kind == OperandKind::R64 || O.kind == OperandKind::ADDR64)
-    return 2;
-  switch (I.op) {
-  case Opcode::LDG:
-  case Opcode::STG:
-  case Opcode::LDS:
-  case Opcode::STS:
-  case Opcode::LDL:
-  case Opcode::STL:
-  case Opcode::LDC:
-  case Opcode::LDP:
-  case Opcode::LD:
-  case Opcode::ST:
-    if (N == "rd") {
-      auto S = isa::MemSize(modValue(I, "size"));
-      return S == isa::MemSize::B64 ? 2 : S == isa::MemSize::B128 ? 4 : 1;
-    }
-    return 1;
-  case Opcode::ISETP:
-  case Opcode::IDIV:
-  case Opcode::IREM: {
-    auto T = isa::ITy(modValue(I, "ty"));
-    bool Wide = T == isa::ITy::S64 || T == isa::ITy::U64;
-    if (N == "ra" || N == "rb" || (N == "rd" && I.op != Opcode::ISETP))
-      return Wide ? 2 : 1;
-    return 1;
+  // The generated widths (isa.toml's R64, R{mod}, R{sr}) read the modifier or special-register
+  // field that selects them from an instruction word: build one that holds just those fields.
+  const isa::OpInfo &Info = I.info();
+  const isa::OperandInfo &O = Info.operands[Idx];
+  uint64_t Word = 0;
+  if (O.widthMod >= 0)
+    Word = isa::setField(Word, Info.mods[unsigned(O.widthMod)].field,
+                         I.mods[unsigned(O.widthMod)]);
+  if (O.widthOperand >= 0) {
+    const Opnd &Sel = I.ops[unsigned(O.widthOperand)];
+    if (Sel.kind != OpndKind::Imm || Sel.imm < 0 || uint64_t(Sel.imm) >= isa::kNumSRegs)
+      return 0; // no such special register: no width (the verifier reports it)
+    Word = isa::setField(Word, Info.operands[unsigned(O.widthOperand)].field, uint64_t(Sel.imm));
   }
-  case Opcode::S2R:
-    return (N == "rd" && I.ops[1].kind == OpndKind::Imm && I.ops[1].imm >= 0 &&
-            unsigned(I.ops[1].imm) < isa::kNumSRegs &&
-            isa::kSRegs[unsigned(I.ops[1].imm)].width == 64)
-               ? 2
-               : 1;
-  case Opcode::CVTA: {
-    auto D = isa::CvtaDir(modValue(I, "dir"));
-    if (N == "rd")
-      return D == isa::CvtaDir::TOGEN ? 2 : 1;
-    return D == isa::CvtaDir::FROMGEN ? 2 : 1;
-  }
-  case Opcode::F2F:
-    if (N == "rd")
-      return isa::FltType(modValue(I, "dst")) == isa::FltType::F64 ? 2 : 1;
-    return isa::FltType(modValue(I, "src")) == isa::FltType::F64 ? 2 : 1;
-  case Opcode::F2I:
-    if (N == "rd")
-      return is64(isa::IntType(modValue(I, "dst"))) ? 2 : 1;
-    return isa::FltType(modValue(I, "src")) == isa::FltType::F64 ? 2 : 1;
-  case Opcode::I2F:
-    if (N == "rd")
-      return isa::FltType(modValue(I, "dst")) == isa::FltType::F64 ? 2 : 1;
-    return is64(isa::IntType(modValue(I, "src"))) ? 2 : 1;
-  case Opcode::I2I:
-    if (N == "rd")
-      return is64(isa::IntType(modValue(I, "dst"))) ? 2 : 1;
-    return is64(isa::IntType(modValue(I, "src"))) ? 2 : 1;
-  case Opcode::ATOM: {
-    if (N == "addr")
-      return isa::AtomSpace(modValue(I, "space")) == isa::AtomSpace::SHARED ? 1 : 2;
-    auto T = isa::AtomType(modValue(I, "ty"));
-    return (T == isa::AtomType::U64 || T == isa::AtomType::S64 || T == isa::AtomType::F64) ? 2 : 1;
-  }
-  case Opcode::MATCH:
-    if (N == "ra")
-      return isa::Width(modValue(I, "ty")) == isa::Width::B64 ? 2 : 1;
-    return 1;
-  case Opcode::TEX:
-  case Opcode::SULD:
-  case Opcode::SUST: {
-    // Widths chosen by a modifier (isa.toml: R{dim:...}, R{size}).
-    if (O.widthMod >= 0)
-      return isa::widthRegsOf(O, I.mods[unsigned(O.widthMod)]);
-    return O.regs;
-  }
-  default:
-    return 1;
-  }
+  return isa::operandRegs(Info, Idx, Word);
 }
 
 bool isTerminator(const Inst &I) {
@@ -177,8 +75,8 @@ bool isTerminator(const Inst &I) {
 }
 
 bool hasSideEffects(const Inst &I) {
-  if (isMemOp(I.op))
-    return isStore(I.op);
+  if (isa::isLoadStore(I.op))
+    return isa::isStore(I.op);
   switch (isa::opInfo(I.op).unit) {
   case isa::Unit::CTRL:
   case isa::Unit::LSU:

@@ -14,6 +14,7 @@
 
 #include "warpforge/ptx/Parser.h"
 
+#include "warpforge/isa/isa.gen.h"
 #include "warpforge/ptx/Lexer.h"
 
 #include "ModuleStorage.h"
@@ -1852,7 +1853,7 @@ bool Parser::parseNameOperand(Operand &Op) {
   // WARP_SZ is PTX's predefined warp-size constant (cuda_fp16.hpp's shuffles use it).
   if (Base == "WARP_SZ") {
     Op.kind = OperandKind::Imm;
-    Op.imm = 32;
+    Op.imm = isa::kWarpSize;
     return true;
   }
   Op.kind = OperandKind::Symbol;

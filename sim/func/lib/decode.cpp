@@ -34,10 +34,6 @@ int regFieldOf(std::string_view name) {
   return -1;
 }
 
-bool isStore(Opcode op) {
-  return op == Opcode::STG || op == Opcode::STS || op == Opcode::STL || op == Opcode::ST;
-}
-
 /// Whether ATOM supports operation `fn` on type `ty` (PTX atom's combinations).
 bool atomSupported(isa::AtomOp fn, isa::AtomType ty) {
   using isa::AtomOp;
@@ -62,21 +58,16 @@ bool atomSupported(isa::AtomOp fn, isa::AtomType ty) {
 std::string applyModifierRules(Opcode op, uint64_t w, std::array<RegUse, 4> &use,
                                DecodedInst &in) {
   auto get = [w](isa::Field f) { return isa::getField(w, f); };
+  if (isa::isLoadStore(op)) {
+    // A plain load or store moves what its MemSize modifier says (isa.toml's `bytes`).
+    const isa::OpInfo &info = isa::opInfo(op);
+    for (unsigned i = 0; i < info.numMods; ++i)
+      if (info.mods[i].enumId == isa::EnumId::MemSize)
+        in.memBytes = uint8_t(isa::memSizeBytes(isa::MemSize(get(info.mods[i].field))));
+    if (in.memBytes == 0)
+      return fmt::format("{} has no access size", info.name);
+  }
   switch (op) {
-  case Opcode::LDG:
-  case Opcode::STG:
-  case Opcode::LDS:
-  case Opcode::STS:
-  case Opcode::LDL:
-  case Opcode::STL:
-  case Opcode::LDC:
-  case Opcode::LDP:
-  case Opcode::LD:
-  case Opcode::ST:
-    // All loads and stores share the size field position.
-    static_assert(fld::LDG::size.lo == fld::ST::size.lo && fld::LDG::size.lo == fld::LDP::size.lo);
-    in.memBytes = uint8_t(memSizeBytes(isa::MemSize(get(fld::LDG::size))));
-    break;
   case Opcode::S2R: {
     unsigned sr = unsigned(get(fld::S2R::sr));
     if (sr >= isa::kNumSRegs)
@@ -140,7 +131,7 @@ std::string decodeOne(uint64_t w, uint32_t pc, const Program &prog, DecodedInst 
       if (f < 0)
         return fmt::format("decoder does not know register operand '{}'", opd.name);
       use[f].used = true;
-      use[f].dest = f == kRd && !isStore(op);
+      use[f].dest = f == kRd && !isa::isStore(op);
       // Pairs and quads, also those a modifier selects, come from the generated tables.
       use[f].width = uint8_t(isa::operandRegs(info, i, w));
       if (opd.imm.width != 0)

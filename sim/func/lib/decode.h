@@ -65,10 +65,4 @@ struct Program {
 /// registers.
 Program decodeProgram(const uint8_t *code, uint32_t codeSize, uint32_t regsPerThread);
 
-/// Bytes of a MemSize access.
-constexpr unsigned memSizeBytes(isa::MemSize size) {
-  constexpr uint8_t kBytes[] = {1, 1, 2, 2, 4, 8, 16};
-  return kBytes[static_cast<unsigned>(size)];
-}
-
 } // namespace wf::func

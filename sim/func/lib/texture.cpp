@@ -25,7 +25,7 @@ using isa::Opcode;
 namespace fld = isa::fields;
 namespace htex = hls::tex;
 
-constexpr unsigned kLanes = 32;
+constexpr unsigned kLanes = isa::kWarpSize;
 
 /// A descriptor read from device memory, or why it could not be.
 bool readDesc(const TexMemory &mem, uint64_t handle, isa::dev::TexDesc &d) {

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string_view>
+#include <utility>
+
 using namespace wf;
 using namespace wf::codegen;
 using isa::Opcode;
@@ -70,6 +73,65 @@ TEST(WIR, VerifierRejectsMissingBlock) {
   Function F = diamond();
   F.blocks[1].insts[1].ops[0] = Opnd::block(42);
   EXPECT_FALSE(verify(F).empty());
+}
+
+/// Inst of opcode Op with modifier values by name (isa.toml's modifier names).
+Inst withMods(Opcode Op, std::initializer_list<std::pair<std::string_view, uint32_t>> Mods) {
+  Inst I;
+  I.op = Op;
+  for (auto [Name, Value] : Mods) {
+    unsigned K = 0;
+    while (K < I.info().numMods && I.info().mods[K].name != Name)
+      ++K;
+    EXPECT_LT(K, I.info().numMods) << "no modifier " << Name;
+    if (K < I.info().numMods)
+      I.mods[K] = Value;
+  }
+  return I;
+}
+
+TEST(WIR, OperandWordsFollowTheGeneratedWidths) {
+  // LDG rd, [ra:R64+imm]: rd's registers follow the access size.
+  Inst Ld = withMods(Opcode::LDG, {{"size", uint32_t(isa::MemSize::B128)}});
+  EXPECT_EQ(operandWords(Ld, 0), 4u);
+  EXPECT_EQ(operandWords(Ld, 1), 2u);
+  Ld = withMods(Opcode::LDG, {{"size", uint32_t(isa::MemSize::U8)}});
+  EXPECT_EQ(operandWords(Ld, 0), 1u);
+  // STS [ra:R+imm], rd: the stored value is the second operand.
+  Inst St = withMods(Opcode::STS, {{"size", uint32_t(isa::MemSize::B64)}});
+  EXPECT_EQ(operandWords(St, 0), 1u);
+  EXPECT_EQ(operandWords(St, 1), 2u);
+  // ATOM: the value width follows the type, the address width the space.
+  Inst At = withMods(Opcode::ATOM, {{"ty", uint32_t(isa::AtomType::U64)},
+                                    {"space", uint32_t(isa::AtomSpace::SHARED)}});
+  EXPECT_EQ(operandWords(At, 0), 2u);
+  EXPECT_EQ(operandWords(At, 1), 1u);
+  At = withMods(Opcode::ATOM, {{"ty", uint32_t(isa::AtomType::F32)},
+                               {"space", uint32_t(isa::AtomSpace::GLOBAL)}});
+  EXPECT_EQ(operandWords(At, 0), 1u);
+  EXPECT_EQ(operandWords(At, 1), 2u);
+  // CVTA.TOGEN widens a 32-bit window offset to a 64-bit generic address.
+  Inst Cv = withMods(Opcode::CVTA, {{"dir", uint32_t(isa::CvtaDir::TOGEN)}});
+  EXPECT_EQ(operandWords(Cv, 0), 2u);
+  EXPECT_EQ(operandWords(Cv, 1), 1u);
+  // S2R: the special register's width; none for a special register that does not exist.
+  Inst Sr = mk(Opcode::S2R, {Opnd::vreg(0), Opnd::imm32(int32_t(isa::SReg::CLOCK64))});
+  EXPECT_EQ(operandWords(Sr, 0), 2u);
+  Sr.ops[1] = Opnd::imm32(int32_t(isa::SReg::TID_X));
+  EXPECT_EQ(operandWords(Sr, 0), 1u);
+  Sr.ops[1] = Opnd::imm32(int32_t(isa::kNumSRegs));
+  EXPECT_EQ(operandWords(Sr, 0), 0u);
+  // An immediate names no register.
+  EXPECT_EQ(operandWords(mk(Opcode::MOV32I, {Opnd::vreg(0), Opnd::imm32(7)}), 1), 0u);
+}
+
+TEST(WIR, SideEffectsFollowTheGeneratedAccessClass) {
+  EXPECT_FALSE(hasSideEffects(withMods(Opcode::LDG, {})));
+  EXPECT_FALSE(hasSideEffects(withMods(Opcode::LDS, {})));
+  EXPECT_TRUE(hasSideEffects(withMods(Opcode::STG, {})));
+  EXPECT_TRUE(hasSideEffects(withMods(Opcode::STL, {})));
+  EXPECT_TRUE(hasSideEffects(withMods(Opcode::ATOM, {})));
+  EXPECT_FALSE(hasSideEffects(withMods(Opcode::IADD, {})));
 }
 
 TEST(Analysis, Liveness) {

@@ -129,7 +129,9 @@ struct Inst {
 /// Whether operand Idx of an instruction is written by it: its generated role (isa.toml's def or
 /// def+use), which may hold only for some values of a modifier (BAR writes rd in its RED forms).
 bool isDefOperand(const Inst &I, unsigned Idx);
-/// Register words operand Idx covers when it names a whole register (1, 2 or 4).
+/// Register words operand Idx covers when it names a whole register (1, 2 or 4), from the
+/// generated operand widths; 0 for operands that name no register, and for a modifier or
+/// special-register value that selects no width.
 unsigned operandWords(const Inst &I, unsigned Idx);
 /// Branch-like terminators: BRA, BRX, RET, EXIT, TRAP (also when guarded: then not a terminator).
 bool isTerminator(const Inst &I);

@@ -251,37 +251,7 @@ template <class F> constexpr bool fpCompare(typename F::Bits a, typename F::Bits
   const bool eq = !unordered && (a == b || (isZero<F>(a) && isZero<F>(b)));
   const bool lt = !unordered && !eq && totalOrderKey<F>(a) < totalOrderKey<F>(b);
   const bool gt = !unordered && !eq && !lt;
-  switch (op) {
-  case FCmp::EQ:
-    return eq;
-  case FCmp::NE:
-    return !unordered && !eq;
-  case FCmp::LT:
-    return lt;
-  case FCmp::LE:
-    return lt || eq;
-  case FCmp::GT:
-    return gt;
-  case FCmp::GE:
-    return gt || eq;
-  case FCmp::EQU:
-    return unordered || eq;
-  case FCmp::NEU:
-    return unordered || !eq;
-  case FCmp::LTU:
-    return unordered || lt;
-  case FCmp::LEU:
-    return unordered || lt || eq;
-  case FCmp::GTU:
-    return unordered || gt;
-  case FCmp::GEU:
-    return unordered || gt || eq;
-  case FCmp::NUM:
-    return !unordered;
-  case FCmp::NAN_:
-    return unordered;
-  }
-  return false;
+  return fcmpHolds(op, lt, eq, gt, unordered);
 }
 
 /// PTX .sat: clamp to [+0.0, 1.0]; NaN and every negative value (including -0.0) give +0.0.

@@ -21,9 +21,6 @@
 
 namespace wf::hls {
 
-/// Byte-permute modes of PTX prmt (same order as the ISA's PrmtMode).
-enum class PrmtMode : uint8_t { IDX = 0, F4E = 1, B4E = 2, RC8 = 3, ECL = 4, ECR = 5, RC16 = 6 };
-
 /// Value and carry (or borrow) out of an extended-precision add or subtract.
 struct CarryResult32 {
   uint32_t value;
