@@ -800,8 +800,172 @@ def check_configs(s):
             raise SpecError(f"config {cname}: warp registers must divide evenly over rf_banks")
         if c["dram_preset"] != "fixed" and c["dram_preset"] not in s.cfg.get("dram_timing", {}):
             raise SpecError(f"config {cname}: dram_preset {c['dram_preset']} has no [dram_timing]")
-        if str(c["pcie_gen"]) not in s.cfg.get("pcie_lane_mbps", {}):
-            raise SpecError(f"config {cname}: pcie_gen {c['pcie_gen']} has no [pcie_lane_mbps]")
+        if str(c["pcie_gen"]) not in s.cfg.get("pcie_gen", {}):
+            raise SpecError(f"config {cname}: pcie_gen {c['pcie_gen']} has no [pcie_gen]")
+    check_platform_tables(s)
+
+
+def dram_timing_keys(s):
+    """The [dram_timing] keys in the first device's order; every device must have the same."""
+    timings = s.cfg["dram_timing"]
+    keys = [k for k in next(iter(timings.values())) if k != "doc"]
+    for tname, tv in timings.items():
+        if sorted(k for k in tv if k != "doc") != sorted(keys) or "doc" not in tv:
+            raise SpecError(f"dram_timing.{tname}: needs doc and the same keys as the others")
+        for k in keys:
+            v = tv[k]
+            if k.endswith("_by_mts"):
+                if any(len(e) != 2 or e[0] <= 0 or e[1] <= 0 for e in v):
+                    raise SpecError(f"dram_timing.{tname}.{k}: entries are [MT/s, clocks]")
+            elif k.endswith("_ns"):
+                if not isinstance(v, float) or v < 0:
+                    raise SpecError(f"dram_timing.{tname}.{k}: nanoseconds, a float >= 0")
+            elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise SpecError(f"dram_timing.{tname}.{k}: a count >= 0")
+    return keys
+
+
+def check_platform_tables(s):
+    dram_timing_keys(s)
+    devices = [v for v in param_info(s, "dram_preset")["values"] if v != "fixed"]
+    for bname, b in s.cfg["dram_board"].items():
+        if b["device"] not in devices or b["device"] not in s.cfg["dram_timing"]:
+            raise SpecError(f"dram_board.{bname}: device {b['device']} has no [dram_timing]")
+    for g, v in s.cfg["pcie_gen"].items():
+        if not g.isdigit() or v["encoding_payload_bits"] >= v["encoding_line_bits"]:
+            raise SpecError(f"pcie_gen.{g}: a generation number, payload bits < line bits")
+
+
+def pcie_lane_mbps(gen):
+    """Usable MB/s of one lane after line encoding, rounded (derived from [pcie_gen])."""
+    return round(gen["gt_per_s"] * 1000 * gen["encoding_payload_bits"] /
+                 gen["encoding_line_bits"] / 8)
+
+
+def cpp_float(v):
+    return repr(float(v))
+
+
+def cpp_platform_tables(s):
+    """DRAM devices and boards and the PCIe tables of the cycle model's platform."""
+    o = []
+    w = o.append
+    keys = dram_timing_keys(s)
+    timings = s.cfg["dram_timing"]
+    bins = max(len(tv[k]) for tv in timings.values() for k in keys if k.endswith("_by_mts"))
+    w("/// Clocks of a timing within one speed bin: data rates up to maxMts (0: unused entry).")
+    w("struct DramSpeedBinClocks {")
+    w("  uint32_t maxMts;")
+    w("  uint32_t clocks;")
+    w("};")
+    w("")
+    w("/// Organization and timing of one DRAM channel of a device (Config::dramPreset); times are")
+    w("/// minimums in ns, `*MinCk` minimums in clocks (isa/config.toml states the rounding).")
+    w("struct DramTiming {")
+    w("  DramPreset preset;")
+    w("  std::string_view doc;")
+    for k in keys:
+        if k.endswith("_by_mts"):
+            w(f"  std::array<DramSpeedBinClocks, {bins}> {camel(k)};")
+        elif k.endswith("_ns"):
+            w(f"  double {camel(k)};")
+        else:
+            w(f"  uint32_t {camel(k)};")
+    w("};")
+    w("")
+    def cpp_timing_value(k, v):
+        if k.endswith("_by_mts"):
+            return "{{" + ", ".join(f"{{{a}, {b}}}" for a, b in v) + "}}"
+        return cpp_float(v) if k.endswith("_ns") else str(v)
+    w(f"inline constexpr std::array<DramTiming, {len(timings)}> kDramTimings{{{{")
+    for tname, tv in timings.items():
+        vals = ", ".join(cpp_timing_value(k, tv[k]) for k in keys)
+        w(f"    {{DramPreset::{upper_camel(tname)}, \"{tv['doc']}\", {vals}}},")
+    w("}};")
+    w("")
+    w("/// The timing of `preset`, or nullptr (DramPreset::Fixed has none).")
+    w("constexpr const DramTiming *findDramTiming(DramPreset preset) {")
+    w("  for (const DramTiming &t : kDramTimings)")
+    w("    if (t.preset == preset)")
+    w("      return &t;")
+    w("  return nullptr;")
+    w("}")
+    w("")
+    w("/// A named DRAM board: a device at a data rate, channels of busBits, capacityMib")
+    w("/// (0: what the device's rows give).")
+    w("struct DramBoard {")
+    w("  std::string_view name;")
+    w("  std::string_view doc;")
+    w("  DramPreset device;")
+    w("  uint32_t mts;")
+    w("  uint32_t channels;")
+    w("  uint32_t busBits;")
+    w("  uint32_t capacityMib;")
+    w("};")
+    w("")
+    boards = s.cfg["dram_board"]
+    w(f"inline constexpr std::array<DramBoard, {len(boards)}> kDramBoards{{{{")
+    for bname, b in boards.items():
+        w(f"    {{\"{bname}\", \"{b['doc']}\", DramPreset::{upper_camel(b['device'])}, {b['mts']}, "
+          f"{b['channels']}, {b['bus_bits']}, {b['capacity_mib']}}},")
+    w("}};")
+    w("")
+    w("/// The board called `name`, or nullptr.")
+    w("constexpr const DramBoard *findDramBoard(std::string_view name) {")
+    w("  for (const DramBoard &b : kDramBoards)")
+    w("    if (b.name == name)")
+    w("      return &b;")
+    w("  return nullptr;")
+    w("}")
+    w("")
+    w("/// Line rate, encoding and TLP framing of one PCIe generation.")
+    w("struct PcieGeneration {")
+    w("  uint32_t generation;")
+    w("  double gtPerS; ///< raw transfers per second of one lane, in G")
+    w("  uint32_t encodingPayloadBits; ///< line encoding: payload bits ...")
+    w("  uint32_t encodingLineBits;    ///< ... per line bits")
+    w("  uint32_t framingBytes; ///< per TLP")
+    w("};")
+    w("")
+    gens = s.cfg["pcie_gen"]
+    w(f"inline constexpr std::array<PcieGeneration, {len(gens)}> kPcieGenerations{{{{")
+    for g, v in gens.items():
+        w(f"    {{{g}, {cpp_float(v['gt_per_s'])}, {v['encoding_payload_bits']}, "
+          f"{v['encoding_line_bits']}, {v['framing_bytes']}}},")
+    w("}};")
+    w("")
+    w("/// Generation `gen`, or nullptr.")
+    w("constexpr const PcieGeneration *findPcieGeneration(uint32_t gen) {")
+    w("  for (const PcieGeneration &g : kPcieGenerations)")
+    w("    if (g.generation == gen)")
+    w("      return &g;")
+    w("  return nullptr;")
+    w("}")
+    w("")
+    w("/// Usable bandwidth of one PCIe lane of generation `gen` in MB/s after line encoding,")
+    w("/// rounded (0: unknown generation).")
+    w("constexpr uint32_t pcieLaneMBps(uint32_t gen) {")
+    w("  switch (gen) {")
+    for g, v in gens.items():
+        w(f"  case {g}:")
+        w(f"    return {pcie_lane_mbps(v)};")
+    w("  default:")
+    w("    return 0;")
+    w("  }")
+    w("}")
+    w("")
+    link = s.cfg["pcie_link"]
+    w("/// Transaction-layer sizes and latencies of the host link (latencies: calibration")
+    w("/// placeholders, not specification values).")
+    w("struct PcieLink {")
+    for k in link:
+        ty = "double" if k.endswith("_ns") else "uint32_t"
+        w(f"  {ty} {camel(k)};")
+    w("};")
+    w("inline constexpr PcieLink kPcieLink{" + ", ".join(
+        cpp_float(v) if k.endswith("_ns") else str(v) for k, v in link.items()) + "};")
+    w("")
+    return o
 
 
 def cpp_config(s):
@@ -864,40 +1028,7 @@ def cpp_config(s):
     w("  return nullptr;")
     w("}")
     w("")
-    w("/// Bank, row and refresh timing of one DRAM channel of a preset (Config::dramPreset).")
-    w("struct DramTiming {")
-    timing_keys = [k for k in next(iter(s.cfg["dram_timing"].values())) if k != "doc"]
-    w("  DramPreset preset;")
-    for k in timing_keys:
-        w(f"  uint32_t {camel(k)};")
-    w("};")
-    w("")
-    timings = s.cfg["dram_timing"]
-    w(f"inline constexpr std::array<DramTiming, {len(timings)}> kDramTimings{{{{")
-    for tname, tv in timings.items():
-        vals = ", ".join(str(tv[k]) for k in timing_keys)
-        w(f"    {{DramPreset::{upper_camel(tname)}, {vals}}}, // {tv['doc']}")
-    w("}};")
-    w("")
-    w("/// The timing of `preset`, or nullptr (DramPreset::Fixed has none).")
-    w("constexpr const DramTiming *findDramTiming(DramPreset preset) {")
-    w("  for (const DramTiming &t : kDramTimings)")
-    w("    if (t.preset == preset)")
-    w("      return &t;")
-    w("  return nullptr;")
-    w("}")
-    w("")
-    w("/// Usable bandwidth of one PCIe lane of generation `gen` in MB/s (0: unknown generation).")
-    w("constexpr uint32_t pcieLaneMBps(uint32_t gen) {")
-    w("  switch (gen) {")
-    for g, v in s.cfg["pcie_lane_mbps"].items():
-        w(f"  case {g}:")
-        w(f"    return {v};")
-    w("  default:")
-    w("    return 0;")
-    w("  }")
-    w("}")
-    w("")
+    o.extend(cpp_platform_tables(s))
     w("/// Device memory map (shared by every configuration).")
     for k, v in s.cfg["memory_map"].items():
         w(f"inline constexpr uint64_t k{upper_camel(k)} = {v:#018x}ull;")
@@ -1248,17 +1379,34 @@ def md_isa(s):
         doc = p["doc"] + (" (" + ", ".join(p["values"]) + ")" if "values" in p else "")
         w(f"| `{p['name']}` | {vals} | {doc} |")
     w("")
-    w("DRAM presets (`dram_preset`), per channel; times in ns:")
+    w("DRAM devices (`dram_preset`), one channel; times are minimums in ns, `_min_ck` in clocks:")
     w("")
     timings = s.cfg["dram_timing"]
-    keys = [k for k in next(iter(timings.values())) if k != "doc"]
-    w("| preset | " + " | ".join(keys) + " | device |")
-    w("| --- | " + " | ".join("---" for _ in keys) + " | --- |")
-    for tname, tv in timings.items():
-        w(f"| `{tname}` | " + " | ".join(str(tv[k]) for k in keys) + f" | {tv['doc']} |")
+    keys = dram_timing_keys(s)
+    w("| parameter | " + " | ".join(f"`{n}`" for n in timings) + " |")
+    w("| --- | " + " | ".join("---" for _ in timings) + " |")
+    w("| device | " + " | ".join(tv["doc"] for tv in timings.values()) + " |")
+    for k in keys:
+        w(f"| `{k}` | " + " | ".join(str(tv[k]) for tv in timings.values()) + " |")
     w("")
-    w("PCIe lane bandwidth (`pcie_gen`), MB/s after line encoding: " + ", ".join(
-        f"gen {g}: {v}" for g, v in s.cfg["pcie_lane_mbps"].items()) + ".")
+    w("DRAM boards (the cycle model's presets):")
+    w("")
+    w("| board | device | MT/s | channels | bus bits | capacity MiB | |")
+    w("| --- | --- | --- | --- | --- | --- | --- |")
+    for bname, b in s.cfg["dram_board"].items():
+        w(f"| `{bname}` | {b['device']} | {b['mts']} | {b['channels']} | {b['bus_bits']} | "
+          f"{b['capacity_mib']} | {b['doc']} |")
+    w("")
+    w("PCIe generations (`pcie_gen`):")
+    w("")
+    w("| gen | GT/s a lane | encoding | framing bytes a TLP | MB/s a lane |")
+    w("| --- | --- | --- | --- | --- |")
+    for g, v in s.cfg["pcie_gen"].items():
+        w(f"| {g} | {v['gt_per_s']} | {v['encoding_payload_bits']}b/{v['encoding_line_bits']}b | "
+          f"{v['framing_bytes']} | {pcie_lane_mbps(v)} |")
+    w("")
+    w("PCIe link: " + ", ".join(f"`{k}` {v}" for k, v in s.cfg["pcie_link"].items()) +
+      " (the latencies are calibration placeholders).")
     w("")
     w("## Memory map")
     w("")

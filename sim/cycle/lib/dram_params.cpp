@@ -1,5 +1,7 @@
 #include "warpforge/cycle/dram_params.h"
 
+#include "warpforge/isa/config.gen.h"
+
 #include <algorithm>
 #include <bit>
 
@@ -26,118 +28,87 @@ unsigned clocksAtLeast(unsigned n, double ns, uint32_t tCKps) {
 /// DRAM clock period in whole picoseconds for a data rate in MT/s (two transfers a clock).
 uint32_t clockPeriodPs(unsigned mts) { return uint32_t(2000000u / mts); }
 
-// DDR4 of 8 Gb x8 devices, 2 ranks, at `mts` MT/s. Values from JEDEC JESD79-4B (DDR4 SDRAM):
-// tAA = tRCD = tRP = 13.32 ns (speed bin DDR4-2400R, 16-16-16; the same nanoseconds give
-// 18-18-18 at 2666), CWL by speed bin (1 tCK write preamble), the timing-parameters-by-speed-bin
-// table for 1 KB pages (x8) in its max(nCK, ns) form, and tRFC1/tREFI for 8 Gb at normal
-// temperature. A x8 device has 4 bank groups of 4 banks, 65536 rows and a 1 KB page; busBits / 8
-// devices make the rank (64 bits: eight devices, an 8 KB rank row, 16 GiB in two ranks). BL8.
-DramParams ddr4(std::string name, unsigned mts, unsigned busBits) {
-  DramParams p;
-  p.name = std::move(name);
-  p.channels = 1;
-  p.ranks = 2;
-  p.bankGroups = 4;
-  p.banksPerGroup = 4;
-  p.rows = 65536;
-  p.busBytes = busBits / 8;
-  p.burstLength = 8;
-  p.burstsPerRow = 1024 * (busBits / 8) / p.burstBytes();
-  p.channelInterleaveBytes = p.burstBytes();
-  p.tCKps = clockPeriodPs(mts); // 833 ps at 2400
-  const uint32_t ck = p.tCKps;
-  p.tCL = clocks(13.32, ck);
-  p.tRCD = clocks(13.32, ck);
-  p.tRP = clocks(13.32, ck);
-  p.tCWL = mts <= 1600   ? 9
-           : mts <= 1866 ? 10
-           : mts <= 2133 ? 11
-           : mts <= 2400 ? 12
-           : mts <= 2666 ? 14
-                         : 16;
-  p.tRAS = clocks(32.0, ck);            // 32 ns
-  p.tRRD_S = clocksAtLeast(4, 3.3, ck); // 1 KB page
-  p.tRRD_L = clocksAtLeast(4, 4.9, ck);
-  p.tFAW = clocksAtLeast(20, 21.0, ck); // 1 KB page
-  p.tCCD_S = 4;
-  p.tCCD_L = clocksAtLeast(5, 5.0, ck);
-  p.tWR = clocks(15.0, ck);
-  p.tWTR_S = clocksAtLeast(2, 2.5, ck);
-  p.tWTR_L = clocksAtLeast(4, 7.5, ck);
-  p.tRTP = clocksAtLeast(4, 7.5, ck);
-  p.tRTW = 2;
-  p.tRTRS = 1;
-  p.tREFI = unsigned(7800.0 * 1000.0 / ck); // 7.8 us, rounded down: refresh is never late
-  p.tRFC = clocks(350.0, ck);               // tRFC1, 8 Gb
-  return p;
+/// Write latency in clocks: from nanoseconds, or by speed bin where the device gives none.
+unsigned writeLatency(const isa::DramTiming &t, unsigned mts, uint32_t tCKps) {
+  if (t.tcwlNs > 0.0)
+    return clocks(t.tcwlNs, tCKps);
+  unsigned cwl = 0; // the highest bin's where mts is above every bin
+  for (const isa::DramSpeedBinClocks &bin : t.tcwlCkByMts) {
+    if (bin.maxMts == 0)
+      break;
+    cwl = bin.clocks;
+    if (mts <= bin.maxMts)
+      break;
+  }
+  return cwl;
 }
 
-// HBM2 in pseudo-channel mode (JEDEC JESD235A): each 128-bit channel splits into two 64-bit
-// pseudo-channels with their own banks, BL4 (32 bytes a burst), a 1 KB page, 16 banks in 4 bank
-// groups. The Alveo U55C and U280 run their stacks at 900 MHz (1.8 Gb/s a pin), 2 stacks x 8
-// channels x 2 = 32 pseudo-channels, 460.8 GB/s (Xilinx PG276, AXI HBM controller). The core
-// timings are those of 8 Gb HBM2 dies in JESD235A's timing table in nanoseconds, rounded up to
-// whole clocks (at 900 MHz: RL 14, WL 7); a given vendor's die may be a clock or two faster.
-DramParams hbm2(std::string name, unsigned mts, unsigned channels, uint64_t totalBytes) {
+// A device's channel at `mts` MT/s from its generated table (isa/config.toml [dram_timing], where
+// the datasheet sources are): `busBits / deviceBits` devices make the rank, so the row is that
+// many pages; rows = 0 sizes the rows to hold `minCapacityBytes`.
+DramParams fromTiming(const isa::DramTiming &t, std::string name, unsigned mts, unsigned busBits,
+                      unsigned channels, uint64_t minCapacityBytes) {
   DramParams p;
   p.name = std::move(name);
   p.channels = channels;
-  p.ranks = 1;
-  p.bankGroups = 4;
-  p.banksPerGroup = 4;
-  p.busBytes = 8;
-  p.burstLength = 4;
-  p.burstsPerRow = 1024 / p.burstBytes();
+  p.ranks = t.ranks;
+  p.bankGroups = t.bankGroups;
+  p.banksPerGroup = t.banksPerGroup;
+  p.busBytes = busBits / 8;
+  p.burstLength = t.burstLength;
+  p.burstsPerRow = unsigned(uint64_t(t.pageBytes) * (busBits / t.deviceBits) / p.burstBytes());
   p.channelInterleaveBytes = p.burstBytes();
-  p.rows = std::bit_ceil(
-      std::max<uint64_t>(1, totalBytes / (uint64_t(p.channels) * p.banksPerRank() * p.rowBytes())));
-  p.tCKps = clockPeriodPs(mts); // 1111 ps at 1800
+  p.rows = t.rows != 0 ? t.rows
+                       : std::bit_ceil(std::max<uint64_t>(
+                             1, minCapacityBytes / (uint64_t(p.channels) * p.ranks *
+                                                    p.banksPerRank() * p.rowBytes())));
+  p.tCKps = clockPeriodPs(mts);
   const uint32_t ck = p.tCKps;
-  p.tRCD = clocks(14.0, ck);
-  p.tRP = clocks(14.0, ck);
-  p.tCL = clocks(15.5, ck); // read latency
-  p.tCWL = clocks(7.7, ck); // write latency
-  p.tRAS = clocks(33.0, ck);
-  p.tRRD_S = clocks(4.0, ck);
-  p.tRRD_L = clocks(6.0, ck);
-  p.tFAW = clocks(30.0, ck);
-  p.tCCD_S = 2; // back-to-back BL4 bursts
-  p.tCCD_L = 4;
-  p.tWR = clocks(16.0, ck);
-  p.tWTR_S = clocks(2.5, ck);
-  p.tWTR_L = clocks(7.5, ck);
-  p.tRTP = clocks(7.5, ck);
-  p.tRTW = 2;
-  p.tRTRS = 1;
-  p.tREFI = unsigned(3900.0 * 1000.0 / ck); // 3.9 us
-  p.tRFC = clocks(350.0, ck);               // 8 Gb die, all-bank refresh
+  p.tRCD = clocks(t.trcdNs, ck);
+  p.tCL = clocks(t.tclNs, ck);
+  p.tRP = clocks(t.trpNs, ck);
+  p.tCWL = writeLatency(t, mts, ck);
+  p.tRAS = clocks(t.trasNs, ck);
+  p.tRRD_S = clocksAtLeast(t.trrdSMinCk, t.trrdSNs, ck);
+  p.tRRD_L = clocksAtLeast(t.trrdLMinCk, t.trrdLNs, ck);
+  p.tFAW = clocksAtLeast(t.tfawMinCk, t.tfawNs, ck);
+  p.tCCD_S = clocksAtLeast(t.tccdSMinCk, t.tccdSNs, ck);
+  p.tCCD_L = clocksAtLeast(t.tccdLMinCk, t.tccdLNs, ck);
+  p.tWR = clocksAtLeast(t.twrMinCk, t.twrNs, ck);
+  p.tWTR_S = clocksAtLeast(t.twtrSMinCk, t.twtrSNs, ck);
+  p.tWTR_L = clocksAtLeast(t.twtrLMinCk, t.twtrLNs, ck);
+  p.tRTP = clocksAtLeast(t.trtpMinCk, t.trtpNs, ck);
+  p.tRTW = t.trtwMinCk;
+  p.tRTRS = t.trtrsMinCk;
+  p.tREFI = unsigned(t.trefiNs * 1000.0 / ck); // an average interval: rounded down, never late
+  p.tRFC = clocks(t.trfcNs, ck);
   return p;
 }
 
 } // namespace
 
 std::vector<std::string> DramParams::presetNames() {
-  return {"ddr4-2400", "hbm2-u55c", "hbm2-u280"};
+  std::vector<std::string> names;
+  for (const isa::DramBoard &b : isa::kDramBoards)
+    names.emplace_back(b.name);
+  return names;
 }
 
 Result<DramParams> DramParams::fromPreset(const std::string &presetName) {
-  DramParams p;
-  if (presetName == "ddr4-2400")
-    p = ddr4("ddr4-2400", 2400, 64);
-  else if (presetName == "hbm2-u55c")
-    p = hbm2("hbm2-u55c", 1800, 32, 16ull << 30);
-  else if (presetName == "hbm2-u280")
-    p = hbm2("hbm2-u280", 1800, 32, 8ull << 30);
-  else {
+  const isa::DramBoard *board = isa::findDramBoard(presetName);
+  if (!board) {
     std::string known;
     for (const std::string &n : presetNames())
       known += (known.empty() ? "" : ", ") + n;
     return Result<DramParams>::fail("unknown DRAM preset '" + presetName + "' (known: " + known +
                                     ")");
   }
-  if (auto why = p.validate())
-    return Result<DramParams>::fail(*why);
-  return {p, {}};
+  Result<DramParams> r =
+      fromDevice(std::string(isa::name(board->device)), board->mts, board->busBits, board->channels,
+                 uint64_t(board->capacityMib) << 20);
+  if (r)
+    r.value->name = presetName;
+  return r;
 }
 
 Result<DramParams> DramParams::fromDevice(const std::string &device, unsigned mts, unsigned busBits,
@@ -145,19 +116,21 @@ Result<DramParams> DramParams::fromDevice(const std::string &device, unsigned mt
   if (mts < 200 || mts > 6400)
     return Result<DramParams>::fail("DRAM data rate " + std::to_string(mts) +
                                     " MT/s is outside 200..6400");
-  DramParams p;
-  if (device == "ddr4") {
-    if (busBits % 8 != 0 || !isPow2(busBits / 8) || busBits > 64)
-      return Result<DramParams>::fail("DDR4: bus width must be 8, 16, 32 or 64 bits (x8 devices)");
-    p = ddr4("ddr4-" + std::to_string(mts), mts, busBits);
-    p.channels = channels;
-  } else if (device == "hbm2") {
-    if (busBits != 64)
-      return Result<DramParams>::fail("HBM2: only 64-bit pseudo-channels are modelled");
-    p = hbm2("hbm2-" + std::to_string(mts), mts, channels, minCapacityBytes);
-  } else {
-    return Result<DramParams>::fail("unknown DRAM device '" + device + "' (known: ddr4, hbm2)");
+  const isa::DramTiming *timing = nullptr;
+  std::string known;
+  for (const isa::DramTiming &t : isa::kDramTimings) {
+    if (isa::name(t.preset) == device)
+      timing = &t;
+    known += (known.empty() ? "" : ", ") + std::string(isa::name(t.preset));
   }
+  if (!timing)
+    return Result<DramParams>::fail("unknown DRAM device '" + device + "' (known: " + known + ")");
+  if (busBits % timing->deviceBits != 0 || !isPow2(busBits / timing->deviceBits) || busBits > 64)
+    return Result<DramParams>::fail(device + ": the bus width must be a power-of-two multiple of " +
+                                    std::to_string(timing->deviceBits) +
+                                    "-bit devices, at most 64 bits");
+  DramParams p = fromTiming(*timing, device + "-" + std::to_string(mts), mts, busBits, channels,
+                            minCapacityBytes);
   if (auto why = p.validate())
     return Result<DramParams>::fail(*why);
   if (p.capacityBytes() < minCapacityBytes)

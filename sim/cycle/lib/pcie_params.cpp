@@ -6,19 +6,15 @@
 namespace wf::cycle {
 
 double PcieParams::gigaTransfersPerLane() const {
-  switch (generation) {
-  case 3:
-    return 8.0;
-  case 4:
-    return 16.0;
-  case 5:
-    return 32.0;
-  }
-  return 0.0;
+  const isa::PcieGeneration *gen = isa::findPcieGeneration(generation);
+  return gen ? gen->gtPerS : 0.0;
 }
 
 double PcieParams::linkBytesPerSecond() const {
-  return gigaTransfersPerLane() * 1e9 * lanes * (128.0 / 130.0) / 8.0;
+  const isa::PcieGeneration *gen = isa::findPcieGeneration(generation);
+  if (!gen)
+    return 0.0;
+  return gen->gtPerS * 1e9 * lanes * gen->encodingPayloadBits / gen->encodingLineBits / 8.0;
 }
 
 double PcieParams::writeThroughput() const {
@@ -32,8 +28,9 @@ double PcieParams::readThroughput() const {
 }
 
 std::optional<std::string> PcieParams::validate() const {
-  if (gigaTransfersPerLane() == 0.0)
-    return "PCIe '" + name + "': generation must be 3, 4 or 5";
+  if (!isa::findPcieGeneration(generation))
+    return "PCIe '" + name + "': generation " + std::to_string(generation) +
+           " is not in isa/config.toml's [pcie_gen]";
   if (lanes == 0 || lanes > 16 || !std::has_single_bit(lanes))
     return "PCIe '" + name + "': width must be x1, x2, x4, x8 or x16";
   auto sizeOk = [](unsigned v) { return v >= 64 && v <= 4096 && std::has_single_bit(v); };
@@ -55,9 +52,11 @@ Result<PcieParams> PcieParams::fromPreset(const std::string &presetName) {
   p.name = presetName;
   if (std::sscanf(presetName.c_str(), "gen%ux%u%c", &gen, &width, &tail) != 2)
     return Result<PcieParams>::fail("unknown PCIe preset '" + presetName +
-                                    "' (expected gen<3|4|5>x<1|2|4|8|16>, e.g. gen3x16)");
+                                    "' (expected gen<1..5>x<1|2|4|8|16>, e.g. gen3x16)");
   p.generation = gen;
   p.lanes = width;
+  if (const isa::PcieGeneration *g = isa::findPcieGeneration(gen))
+    p.framingBytes = g->framingBytes;
   if (auto why = p.validate())
     return Result<PcieParams>::fail(*why);
   return {p, {}};

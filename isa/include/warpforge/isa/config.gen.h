@@ -72,12 +72,12 @@ struct Config {
   uint32_t l2Bytes; ///< L2 cache bytes, shared by all cores (line: cache_line_bytes)
   uint32_t l2Ways; ///< L2 associativity
   uint32_t l2Banks; ///< L2 banks, interleaved by line; each takes one request a cycle; a power of two
-  DramPreset dramPreset; ///< DRAM timing model: fixed (latency + bandwidth only) or a device preset with banks, rows and refresh ([dram_timing])
+  DramPreset dramPreset; ///< DRAM timing model: fixed (latency + bandwidth only) or a device with banks, rows and refresh ([dram_timing])
   uint32_t dramChannels; ///< independent DRAM channels (HBM2: pseudo-channels)
   uint32_t dramMts; ///< DRAM data rate in mega-transfers per second per pin
   uint32_t dramBusBits; ///< data bus width of one DRAM channel in bits
   uint32_t dramLatencyNs; ///< DRAM read latency of an idle channel in ns, controller and PHY included (the fixed model's only latency; the presets add their row timing to the controller share)
-  uint32_t pcieGen; ///< host link: PCIe generation (lane rates in [pcie_lane_mbps])
+  uint32_t pcieGen; ///< host link: PCIe generation (lane rates in [pcie_gen])
   uint32_t pcieLanes; ///< host link: PCIe lanes
   uint32_t hostLinkLatencyNs; ///< host link: one-way latency of a DMA read request or write in ns
 };
@@ -98,23 +98,57 @@ constexpr const Config *findConfig(std::string_view name) {
   return nullptr;
 }
 
-/// Bank, row and refresh timing of one DRAM channel of a preset (Config::dramPreset).
+/// Clocks of a timing within one speed bin: data rates up to maxMts (0: unused entry).
+struct DramSpeedBinClocks {
+  uint32_t maxMts;
+  uint32_t clocks;
+};
+
+/// Organization and timing of one DRAM channel of a device (Config::dramPreset); times are
+/// minimums in ns, `*MinCk` minimums in clocks (isa/config.toml states the rounding).
 struct DramTiming {
   DramPreset preset;
-  uint32_t banks;
-  uint32_t rowBytes;
-  uint32_t burstBytes;
-  uint32_t trcdNs;
-  uint32_t tclNs;
-  uint32_t trpNs;
-  uint32_t trasNs;
-  uint32_t trefiNs;
-  uint32_t trfcNs;
+  std::string_view doc;
+  uint32_t ranks;
+  uint32_t bankGroups;
+  uint32_t banksPerGroup;
+  uint32_t rows;
+  uint32_t deviceBits;
+  uint32_t pageBytes;
+  uint32_t burstLength;
+  double trcdNs;
+  double tclNs;
+  double trpNs;
+  double trasNs;
+  double trrdSNs;
+  uint32_t trrdSMinCk;
+  double trrdLNs;
+  uint32_t trrdLMinCk;
+  double tfawNs;
+  uint32_t tfawMinCk;
+  double tccdSNs;
+  uint32_t tccdSMinCk;
+  double tccdLNs;
+  uint32_t tccdLMinCk;
+  double twrNs;
+  uint32_t twrMinCk;
+  double twtrSNs;
+  uint32_t twtrSMinCk;
+  double twtrLNs;
+  uint32_t twtrLMinCk;
+  double trtpNs;
+  uint32_t trtpMinCk;
+  uint32_t trtwMinCk;
+  uint32_t trtrsMinCk;
+  double trefiNs;
+  double trfcNs;
+  double tcwlNs;
+  std::array<DramSpeedBinClocks, 6> tcwlCkByMts;
 };
 
 inline constexpr std::array<DramTiming, 2> kDramTimings{{
-    {DramPreset::Ddr4, 16, 8192, 64, 14, 14, 14, 32, 7800, 350}, // DDR4 (JEDEC DDR4-2400/2666-class speed bin, x64 channel)
-    {DramPreset::Hbm2, 16, 1024, 32, 14, 14, 14, 33, 3900, 260}, // HBM2 (one pseudo-channel, 64 bits)
+    {DramPreset::Ddr4, "DDR4 SDRAM, 8 Gb x8 devices, 2 ranks (JESD79-4B, speed bin 2400R)", 2, 4, 4, 65536, 8, 1024, 8, 13.32, 13.32, 13.32, 32.0, 3.3, 4, 4.9, 4, 21.0, 20, 0.0, 4, 5.0, 5, 15.0, 0, 2.5, 2, 7.5, 4, 7.5, 4, 2, 1, 7800.0, 350.0, 0.0, {{{1600, 9}, {1866, 10}, {2133, 11}, {2400, 12}, {2666, 14}, {6400, 16}}}},
+    {DramPreset::Hbm2, "HBM2, one 64-bit pseudo-channel, 8 Gb dies (JESD235A)", 1, 4, 4, 0, 64, 1024, 4, 14.0, 15.5, 14.0, 33.0, 4.0, 0, 6.0, 0, 30.0, 0, 0.0, 2, 0.0, 4, 16.0, 0, 2.5, 0, 7.5, 0, 7.5, 0, 2, 1, 3900.0, 350.0, 7.7, {{}}},
 }};
 
 /// The timing of `preset`, or nullptr (DramPreset::Fixed has none).
@@ -125,7 +159,59 @@ constexpr const DramTiming *findDramTiming(DramPreset preset) {
   return nullptr;
 }
 
-/// Usable bandwidth of one PCIe lane of generation `gen` in MB/s (0: unknown generation).
+/// A named DRAM board: a device at a data rate, channels of busBits, capacityMib
+/// (0: what the device's rows give).
+struct DramBoard {
+  std::string_view name;
+  std::string_view doc;
+  DramPreset device;
+  uint32_t mts;
+  uint32_t channels;
+  uint32_t busBits;
+  uint32_t capacityMib;
+};
+
+inline constexpr std::array<DramBoard, 3> kDramBoards{{
+    {"ddr4-2400", "one DDR4-2400 x64 channel, 16 GiB", DramPreset::Ddr4, 2400, 1, 64, 0},
+    {"hbm2-u55c", "Alveo U55C HBM2: 32 pseudo-channels at 1800 MT/s, 16 GiB", DramPreset::Hbm2, 1800, 32, 64, 16384},
+    {"hbm2-u280", "Alveo U280 HBM2: 32 pseudo-channels at 1800 MT/s, 8 GiB", DramPreset::Hbm2, 1800, 32, 64, 8192},
+}};
+
+/// The board called `name`, or nullptr.
+constexpr const DramBoard *findDramBoard(std::string_view name) {
+  for (const DramBoard &b : kDramBoards)
+    if (b.name == name)
+      return &b;
+  return nullptr;
+}
+
+/// Line rate, encoding and TLP framing of one PCIe generation.
+struct PcieGeneration {
+  uint32_t generation;
+  double gtPerS; ///< raw transfers per second of one lane, in G
+  uint32_t encodingPayloadBits; ///< line encoding: payload bits ...
+  uint32_t encodingLineBits;    ///< ... per line bits
+  uint32_t framingBytes; ///< per TLP
+};
+
+inline constexpr std::array<PcieGeneration, 5> kPcieGenerations{{
+    {1, 2.5, 8, 10, 8},
+    {2, 5.0, 8, 10, 8},
+    {3, 8.0, 128, 130, 8},
+    {4, 16.0, 128, 130, 8},
+    {5, 32.0, 128, 130, 8},
+}};
+
+/// Generation `gen`, or nullptr.
+constexpr const PcieGeneration *findPcieGeneration(uint32_t gen) {
+  for (const PcieGeneration &g : kPcieGenerations)
+    if (g.generation == gen)
+      return &g;
+  return nullptr;
+}
+
+/// Usable bandwidth of one PCIe lane of generation `gen` in MB/s after line encoding,
+/// rounded (0: unknown generation).
 constexpr uint32_t pcieLaneMBps(uint32_t gen) {
   switch (gen) {
   case 1:
@@ -142,6 +228,19 @@ constexpr uint32_t pcieLaneMBps(uint32_t gen) {
     return 0;
   }
 }
+
+/// Transaction-layer sizes and latencies of the host link (latencies: calibration
+/// placeholders, not specification values).
+struct PcieLink {
+  uint32_t requestHeaderBytes;
+  uint32_t completionHeaderBytes;
+  uint32_t maxPayloadBytes;
+  uint32_t maxReadRequestBytes;
+  uint32_t completionBytes;
+  double linkLatencyNs;
+  double hostReadLatencyNs;
+};
+inline constexpr PcieLink kPcieLink{16, 12, 256, 512, 64, 250.0, 250.0};
 
 /// Device memory map (shared by every configuration).
 inline constexpr uint64_t kGlobalBase = 0x0000000100000000ull;

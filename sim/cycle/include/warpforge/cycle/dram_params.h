@@ -28,42 +28,43 @@ enum class DramSchedulerPolicy : uint8_t {
 struct DramParams {
   std::string name;
 
-  // Organization. Every count is a power of two.
-  unsigned channels = 1;       ///< independent channels (HBM2: pseudo-channels), each its own bus
-  unsigned ranks = 1;          ///< ranks per channel, sharing the channel's buses
-  unsigned bankGroups = 4;     ///< bank groups per rank
-  unsigned banksPerGroup = 4;  ///< banks per bank group
-  uint64_t rows = 65536;       ///< rows per bank
-  unsigned burstsPerRow = 128; ///< column bursts in one row (the page size / burst bytes)
-  unsigned busBytes = 8;       ///< data bus width of one channel in bytes
-  unsigned burstLength = 8;    ///< beats per burst (BL)
+  // Organization. Every count is a power of two. Zero until a preset fills them: the device
+  // figures live in isa/config.toml ([dram_timing], [dram_board]).
+  unsigned channels = 0;      ///< independent channels (HBM2: pseudo-channels), each its own bus
+  unsigned ranks = 0;         ///< ranks per channel, sharing the channel's buses
+  unsigned bankGroups = 0;    ///< bank groups per rank
+  unsigned banksPerGroup = 0; ///< banks per bank group
+  uint64_t rows = 0;          ///< rows per bank
+  unsigned burstsPerRow = 0;  ///< column bursts in one row (the page size / burst bytes)
+  unsigned busBytes = 0;      ///< data bus width of one channel in bytes
+  unsigned burstLength = 0;   ///< beats per burst (BL)
   /// Bytes of consecutive addresses in one channel before the next channel (a multiple of the
   /// burst, at most a row): the burst size spreads a stream widest, a cache line keeps each
   /// line in one channel (channel = line index mod channels).
-  unsigned channelInterleaveBytes = 64;
+  unsigned channelInterleaveBytes = 0;
 
   // Clock.
-  uint32_t tCKps = 833; ///< DRAM clock period in picoseconds (data rate = 2 / tCK)
+  uint32_t tCKps = 0; ///< DRAM clock period in picoseconds (data rate = 2 / tCK)
 
   // Timing in clocks.
-  unsigned tRCD = 16;    ///< ACT to column command, same bank
-  unsigned tCL = 16;     ///< READ to first data (CAS latency)
-  unsigned tCWL = 12;    ///< WRITE to first data
-  unsigned tRP = 16;     ///< PRE to ACT, same bank
-  unsigned tRAS = 39;    ///< ACT to PRE, same bank
-  unsigned tRRD_S = 4;   ///< ACT to ACT, same rank, other bank group
-  unsigned tRRD_L = 6;   ///< ACT to ACT, same rank, same bank group
-  unsigned tFAW = 26;    ///< window holding at most four ACTs of one rank
-  unsigned tCCD_S = 4;   ///< column to column, other bank group
-  unsigned tCCD_L = 6;   ///< column to column, same bank group
-  unsigned tWR = 18;     ///< end of write data to PRE, same bank
-  unsigned tWTR_S = 3;   ///< end of write data to READ, same rank, other bank group
-  unsigned tWTR_L = 9;   ///< end of write data to READ, same rank, same bank group
-  unsigned tRTP = 9;     ///< READ to PRE, same bank
-  unsigned tRTW = 2;     ///< idle bus clocks between read data and write data (bus turnaround)
-  unsigned tRTRS = 1;    ///< idle bus clocks when consecutive data bursts come from different ranks
-  unsigned tREFI = 9360; ///< average interval between REFRESH commands of one rank
-  unsigned tRFC = 420;   ///< REFRESH to ACT (the rank is busy)
+  unsigned tRCD = 0;   ///< ACT to column command, same bank
+  unsigned tCL = 0;    ///< READ to first data (CAS latency)
+  unsigned tCWL = 0;   ///< WRITE to first data
+  unsigned tRP = 0;    ///< PRE to ACT, same bank
+  unsigned tRAS = 0;   ///< ACT to PRE, same bank
+  unsigned tRRD_S = 0; ///< ACT to ACT, same rank, other bank group
+  unsigned tRRD_L = 0; ///< ACT to ACT, same rank, same bank group
+  unsigned tFAW = 0;   ///< window holding at most four ACTs of one rank
+  unsigned tCCD_S = 0; ///< column to column, other bank group
+  unsigned tCCD_L = 0; ///< column to column, same bank group
+  unsigned tWR = 0;    ///< end of write data to PRE, same bank
+  unsigned tWTR_S = 0; ///< end of write data to READ, same rank, other bank group
+  unsigned tWTR_L = 0; ///< end of write data to READ, same rank, same bank group
+  unsigned tRTP = 0;   ///< READ to PRE, same bank
+  unsigned tRTW = 0;   ///< idle bus clocks between read data and write data (bus turnaround)
+  unsigned tRTRS = 0;  ///< idle bus clocks when consecutive data bursts come from different ranks
+  unsigned tREFI = 0;  ///< average interval between REFRESH commands of one rank
+  unsigned tRFC = 0;   ///< REFRESH to ACT (the rank is busy)
 
   // Controller.
   DramSchedulerPolicy policy = DramSchedulerPolicy::FrFcfs;
