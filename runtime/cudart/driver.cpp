@@ -182,38 +182,41 @@ CUresult cuDriverGetVersion(int *version) {
   return kSuccess;
 }
 
+namespace {
+/// NVIDIA's CUresult table: the name and the text of each code.
+struct DriverErrorText {
+  CUresult code;
+  const char *name;
+  const char *text;
+};
+constexpr DriverErrorText kDriverErrors[] = {
+#define WF_CU_ERROR(name, value, text) {value, #name, text},
+#include "warpforge/runtime/driver_errors.def"
+#undef WF_CU_ERROR
+};
+
+const DriverErrorText *findDriverError(CUresult error) {
+  for (const DriverErrorText &e : kDriverErrors)
+    if (e.code == error)
+      return &e;
+  return nullptr;
+}
+} // namespace
+
 CUresult cuGetErrorName(CUresult error, const char **name) {
   if (!name)
     return kInvalidValue;
-  static std::map<CUresult, std::string> names;
-  std::lock_guard<wf::rt::ContextLock> lock(rt().contextLock());
-  std::string cudaName = wf::rt::errorName(error);
-  if (cudaName.rfind("cudaError", 0) != 0) {
-    *name = nullptr;
-    return kInvalidValue;
-  }
-  // cudaErrorIllegalAddress -> CUDA_ERROR_ILLEGAL_ADDRESS.
-  std::string out = error == kSuccess ? "CUDA_SUCCESS" : "CUDA_ERROR";
-  if (error != kSuccess)
-    for (size_t i = 9; i < cudaName.size(); ++i) {
-      if (std::isupper(static_cast<unsigned char>(cudaName[i])))
-        out += '_';
-      out += char(std::toupper(static_cast<unsigned char>(cudaName[i])));
-    }
-  *name = (names[error] = out).c_str();
-  return kSuccess;
+  const DriverErrorText *e = findDriverError(error);
+  *name = e ? e->name : nullptr;
+  return e ? kSuccess : kInvalidValue;
 }
 
 CUresult cuGetErrorString(CUresult error, const char **text) {
   if (!text)
     return kInvalidValue;
-  std::string cudaName = wf::rt::errorName(error);
-  if (cudaName.rfind("cudaError", 0) != 0) {
-    *text = nullptr;
-    return kInvalidValue;
-  }
-  *text = wf::rt::errorString(error);
-  return kSuccess;
+  const DriverErrorText *e = findDriverError(error);
+  *text = e ? e->text : nullptr;
+  return e ? kSuccess : kInvalidValue;
 }
 
 // --- devices ------------------------------------------------------------------------------------

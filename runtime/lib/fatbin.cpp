@@ -1,8 +1,10 @@
 #include "warpforge/runtime/fatbin.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string_view>
+#define ZSTD_STATIC_LINKING_ONLY // ZSTD_decompressBound
 #include <zstd.h>
 
 namespace wf::rt::fatbin {
@@ -30,6 +32,52 @@ std::string Parsed::elfArchs() const {
   return s.empty() ? "none" : s;
 }
 
+/// Decompresses a zstd payload whose header claims `declared` bytes, refusing sizes past
+/// kMaxEntryBytes and frames that disagree with the entry header about their size.
+static bool decompressZstd(const uint8_t *payload, uint64_t csize, uint64_t declared,
+                           std::vector<uint8_t> &out, std::string &error) {
+  if (declared > kMaxEntryBytes) {
+    error = "fatbinary entry claims " + std::to_string(declared) +
+            " uncompressed bytes, more than the " + std::to_string(kMaxEntryBytes) +
+            "-byte limit";
+    return false;
+  }
+  unsigned long long frame = ZSTD_getFrameContentSize(payload, csize);
+  if (frame == ZSTD_CONTENTSIZE_ERROR) {
+    error = "fatbinary entry is not a zstd frame";
+    return false;
+  }
+  if (frame != ZSTD_CONTENTSIZE_UNKNOWN && frame > declared) {
+    error = "fatbinary entry's zstd frame holds " + std::to_string(frame) +
+            " bytes, more than the entry header's " + std::to_string(declared);
+    return false;
+  }
+  // Never more than the frame can produce, whatever the entry header says.
+  uint64_t capacity = declared;
+  if (frame != ZSTD_CONTENTSIZE_UNKNOWN) {
+    capacity = frame;
+  } else {
+    unsigned long long bound = ZSTD_decompressBound(payload, csize);
+    if (bound == ZSTD_CONTENTSIZE_ERROR) {
+      error = "fatbinary entry is not a well-formed zstd frame";
+      return false;
+    }
+    capacity = std::min<uint64_t>(declared, bound);
+  }
+  out.resize(capacity);
+  size_t n = ZSTD_decompress(out.data(), out.size(), payload, csize);
+  if (ZSTD_isError(n)) {
+    error = std::string("zstd decompression of a fatbinary entry failed: ") +
+            ZSTD_getErrorName(n);
+    return false;
+  }
+  out.resize(n);
+  return true;
+}
+
+/// One fatbinary at `data`. `limit` is the number of readable bytes (0: unknown, so the header's
+/// own sizes are trusted up to kMaxFatbinBytes). Every entry's header and payload are checked to
+/// lie inside the fatbinary before they are read.
 static bool parseOne(const uint8_t *data, size_t limit, Parsed &out, std::string &error,
                      size_t &consumed) {
   Header h;
@@ -46,6 +94,11 @@ static bool parseOne(const uint8_t *data, size_t limit, Parsed &out, std::string
     error = "fatbinary header too small";
     return false;
   }
+  if (h.fatSize > kMaxFatbinBytes) {
+    error = "fatbinary claims " + std::to_string(h.fatSize) + " bytes of entries, more than the " +
+            std::to_string(kMaxFatbinBytes) + "-byte limit";
+    return false;
+  }
   uint64_t total = uint64_t(h.headerSize) + h.fatSize;
   if (limit && total > limit) {
     error = "fatbinary truncated (entries)";
@@ -54,12 +107,15 @@ static bool parseOne(const uint8_t *data, size_t limit, Parsed &out, std::string
   uint64_t off = h.headerSize;
   while (off < total) {
     EntryHeader e;
-    if (total - off < sizeof e) {
+    uint64_t left = total - off;
+    if (left < sizeof e) {
       error = "fatbinary entry header truncated";
       return false;
     }
     std::memcpy(&e, data + off, sizeof e);
-    if (e.headerSize < sizeof e || total - off - e.headerSize < e.payloadSize) {
+    // Each size is compared with what is left before anything is subtracted from it.
+    if (e.headerSize < sizeof e || e.headerSize > left ||
+        e.payloadSize > left - e.headerSize) {
       error = "fatbinary entry sizes out of range";
       return false;
     }
@@ -75,14 +131,8 @@ static bool parseOne(const uint8_t *data, size_t limit, Parsed &out, std::string
         error = "fatbinary compressed size out of range";
         return false;
       }
-      entry.payload.resize(e.uncompressedSize);
-      size_t n = ZSTD_decompress(entry.payload.data(), entry.payload.size(), payload, csize);
-      if (ZSTD_isError(n)) {
-        error = std::string("zstd decompression of a fatbinary entry failed: ") +
-                ZSTD_getErrorName(n);
+      if (!decompressZstd(payload, csize, e.uncompressedSize, entry.payload, error))
         return false;
-      }
-      entry.payload.resize(n);
     } else if (e.flags & kFlagCompressedLz) {
       entry.compressed = true;
       if (e.kind == kKindPtx) {

@@ -126,6 +126,67 @@ TEST(FatbinErrors, RejectsMalformed) {
   EXPECT_NE(error.find("zstd"), std::string::npos);
 }
 
+// Issue 16, defect 3: an entry header size larger than what is left used to wrap the bounds check
+// (zstd and the copy then read wild memory), and a huge uncompressed size threw out of the parser.
+TEST(FatbinErrors, OversizedEntryHeaderSizeIsAnError) {
+  std::vector<uint8_t> blob =
+      fatbin::build({{fatbin::kKindElf, 80, 0, false, bytes("cubin bytes")}}, false);
+  uint32_t huge = 0xfffffff0u;
+  std::memcpy(&blob[16 + 4], &huge, 4); // EntryHeader::headerSize
+  fatbin::Parsed parsed;
+  std::string error;
+  EXPECT_FALSE(fatbin::parse(blob.data(), blob.size(), parsed, error));
+  EXPECT_NE(error.find("out of range"), std::string::npos) << error;
+  fatbin::Wrapper w{fatbin::kWrapperMagic, 1, blob.data(), nullptr};
+  fatbin::Parsed p2;
+  EXPECT_FALSE(fatbin::parseWrapper(&w, p2, error)); // no size known: the header's total bounds it
+}
+
+TEST(FatbinErrors, HugeUncompressedSizeIsAnError) {
+  std::string ptx = ".version 8.0\n.target sm_80\n.address_size 64\n";
+  for (uint64_t claimed : {uint64_t(1) << 62, fatbin::kMaxEntryBytes + 1, uint64_t(3)}) {
+    std::vector<uint8_t> blob = fatbin::build({{fatbin::kKindPtx, 80, 0, false, bytes(ptx)}}, true);
+    std::memcpy(&blob[16 + 56], &claimed, 8); // EntryHeader::uncompressedSize
+    fatbin::Parsed parsed;
+    std::string error;
+    EXPECT_FALSE(fatbin::parse(blob.data(), blob.size(), parsed, error)) << claimed;
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+TEST(FatbinErrors, HugeFatSizeIsAnError) {
+  std::vector<uint8_t> blob = fatbin::build({{fatbin::kKindElf, 80, 0, false, bytes("x")}}, false);
+  uint64_t huge = ~uint64_t(0) - 8;
+  std::memcpy(&blob[8], &huge, 8); // Header::fatSize
+  fatbin::Wrapper w{fatbin::kWrapperMagic, 1, blob.data(), nullptr};
+  fatbin::Parsed parsed;
+  std::string error;
+  EXPECT_FALSE(fatbin::parseWrapper(&w, parsed, error));
+  EXPECT_NE(error.find("limit"), std::string::npos) << error;
+}
+
+// Every byte of a small fatbinary (compressed PTX and an ELF entry) damaged in turn: each result
+// is an error or a parse, never a crash or a read outside the buffer (the sanitizer build checks
+// the latter).
+TEST(FatbinErrors, EveryByteCorrupted) {
+  std::string ptx = ".version 8.0\n.target sm_80\n.address_size 64\n// padding padding\n";
+  std::vector<uint8_t> good = fatbin::build(
+      {{fatbin::kKindPtx, 80, 0, false, bytes(ptx)}, {fatbin::kKindElf, 80, 0, false, bytes("e")}},
+      true);
+  size_t parsedCount = 0;
+  for (size_t at = 0; at < good.size(); ++at)
+    for (uint8_t flip : {0x01, 0x80, 0xff}) {
+      std::vector<uint8_t> blob = good;
+      blob[at] ^= flip;
+      fatbin::Parsed parsed;
+      std::string error;
+      bool ok = fatbin::parse(blob.data(), blob.size(), parsed, error);
+      EXPECT_TRUE(ok || !error.empty()) << "byte " << at;
+      parsedCount += ok;
+    }
+  EXPECT_GT(parsedCount, 0u); // damage to padding and flags still parses
+}
+
 TEST(FatbinErrors, NoPtxIsReported) {
   std::vector<uint8_t> blob = fatbin::build({{fatbin::kKindElf, 90, 0, false, bytes("cubin")}}, false);
   fatbin::Parsed parsed;

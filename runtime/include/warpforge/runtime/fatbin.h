@@ -20,6 +20,11 @@ inline constexpr uint64_t kFlag64Bit = 0x1;
 inline constexpr uint64_t kFlagCompressedLz = 0x2000;   ///< older nvcc: NVIDIA's LZ variant
 inline constexpr uint64_t kFlagCompressedZstd = 0x8000; ///< nvcc 12.8+/13: zstd
 
+/// Limits on what a fatbinary may claim, so that a corrupt size is an error, not a huge
+/// allocation: the entries of one fatbinary, and one entry's decompressed payload.
+inline constexpr uint64_t kMaxFatbinBytes = uint64_t(4) << 30;
+inline constexpr uint64_t kMaxEntryBytes = uint64_t(1) << 30;
+
 /// The wrapper struct nvcc passes to __cudaRegisterFatBinary.
 struct Wrapper {
   uint32_t magic;
@@ -73,8 +78,10 @@ struct Parsed {
 };
 
 /// Parses the fatbinary at `data` (starts with kFatbinMagic); reads consecutive fatbins while the
-/// next header has the magic and `limit` allows (0: no limit known: only the first). Returns false
-/// with `error` set on a malformed container or a failed decompression.
+/// next header has the magic and `limit` allows (0: no limit known: only the first, its header's
+/// sizes trusted up to kMaxFatbinBytes). Never reads outside [data, data + limit) when `limit` is
+/// given. Returns false with `error` set on a malformed container, a size past the limits or a
+/// failed decompression; never throws.
 bool parse(const uint8_t *data, size_t limit, Parsed &out, std::string &error);
 /// Parses from the __fatDeviceText wrapper: nvcc's (a fatbinary) or clang's (the raw bytes of the
 /// embedded file: a fatbinary, NUL-terminated PTX text, or a .wfx module). Anything else is an
