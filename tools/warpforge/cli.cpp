@@ -29,6 +29,7 @@ const std::vector<Command> &commands() {
 #ifdef WARPFORGE_HAVE_BOARD
       {"board", "serve a device to host programs from a separate process", runBoard},
 #endif
+      {"report", "render statistics and a timeline as one HTML page with SVG charts", runReport},
       {"configs", "list the named GPU configurations", runConfigs},
       {"synth", "synthesize RTL units with Yosys: resource and logic-depth reports", runSynth},
   };

@@ -41,6 +41,7 @@ int runEmu(const std::vector<std::string> &args);
 int runConfigs(const std::vector<std::string> &args);
 int runBoard(const std::vector<std::string> &args);
 int runSynth(const std::vector<std::string> &args);
+int runReport(const std::vector<std::string> &args);
 
 /// What a subcommand accepts: documented options, the positional input file, and help text.
 struct CommandLine {

@@ -139,6 +139,14 @@ public:
         throw UsageError(fmt::format("cannot write the trace to '{}'", path));
       options.trace = &traceFile;
     }
+    std::ofstream timelineFile;
+    if (values_.count("timeline")) {
+      std::string path = values_["timeline"].as<std::string>();
+      timelineFile.open(path);
+      if (!timelineFile)
+        throw UsageError(fmt::format("cannot write the timeline to '{}'", path));
+      options.timeline = &timelineFile;
+    }
 
     func::LaunchResult result = device.launch(desc, options);
     int status = kExitOk;
@@ -504,6 +512,9 @@ int runEmu(const std::vector<std::string> &args) {
                                          "host threads running the cores")(
       "trace", po::value<std::string>()->value_name("FILE"),
       "write the commit trace (one line per warp instruction) to FILE")(
+      "timeline", po::value<std::string>()->value_name("FILE"),
+      "write a timeline of warp activity (Chrome trace-event JSON, for Perfetto and 'warpforge "
+      "report') to FILE")(
       "watchdog", po::value<std::string>()->value_name("N"), "fault after N warp instructions")(
       "stats", po::value<std::string>()->implicit_value("")->value_name("[=FILE]"),
       "print instruction and cycle counts to stderr; with =FILE also write every statistic "

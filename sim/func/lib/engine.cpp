@@ -297,12 +297,41 @@ Block &Core::admitBlock(uint64_t n) {
     slots[slot] = &w;
     b.slots.push_back(slot);
   }
+  if (L.timeline)
+    L.timeline->blockAdmitted(id, b, cycle);
   resident.push_back(std::move(owned));
   return b;
 }
 
+void Core::recordRun(const Warp &w, uint64_t began, uint64_t insts, StopReason reason,
+                     const PendingFault &fault) {
+  TimelineRecorder &timeline = *launch->timeline;
+  static constexpr const char *kWhy[] = {"slice", "wait", "exit", "sleep", "fault"};
+  if (insts)
+    timeline.warpRan(id, w, began, cycle, insts, kWhy[unsigned(reason)]);
+  if (reason == StopReason::Fault) {
+    timeline.warpInstant(id, w, cycle, "fault", fault.message);
+  } else if (reason == StopReason::Idle) {
+    // Every lane waits: name the first waiting lane's barrier.
+    uint32_t waiting = ~w.exited;
+    unsigned lane = waiting ? firstLane(waiting) : 0;
+    std::string what = "barrier";
+    if ((w.barWait >> lane) & 1)
+      what = "CTA barrier (BAR)";
+    else if ((w.warpsyncWait >> lane) & 1)
+      what = "WARPSYNC";
+    else
+      for (unsigned b = 0; b < w.bsyncWait.size(); ++b)
+        if ((w.bsyncWait[b] >> lane) & 1)
+          what = fmt::format("BSYNC B{}", b);
+    timeline.warpInstant(id, w, cycle, "barrier wait", what);
+  }
+}
+
 void Core::retire(Block &block) {
   Launch &L = *launch;
+  if (L.timeline)
+    L.timeline->blockRetired(id, block, cycle);
   for (uint32_t s : block.slots)
     slots[s] = nullptr;
   freeRegs += L.regsPerBlock;
@@ -340,14 +369,18 @@ bool Core::round() {
       f.lane = w->group ? firstLane(w->group) : 0;
       f.pc = w->groupPc;
       f.message = fmt::format("the launch ran more than its limit of {} warp instructions", limit);
+      if (L.timeline)
+        L.timeline->warpInstant(id, *w, cycle, "fault", f.message);
       L.raise(*w, f);
       return false;
     }
     uint32_t budget = uint32_t(std::min<uint64_t>(kWarpSlice, limit - total));
-    uint64_t before = warpInsts;
+    uint64_t before = warpInsts, began = cycle;
     PendingFault fault;
     StopReason reason = runWarp(L, *this, *w, budget, fault);
     L.warpInstsTotal.fetch_add(warpInsts - before, std::memory_order_relaxed);
+    if (L.timeline)
+      recordRun(*w, began, warpInsts - before, reason, fault);
     progress = true;
     Block &blk = *w->block;
     switch (reason) {
@@ -405,6 +438,9 @@ Launch::Launch(Device &dev, const LaunchDesc &d, const RunOptions &opts, Program
   globalSize = dev.memory().size();
   if (options.trace || options.commit)
     recorder = std::make_unique<CommitRecorder>(program, options.trace, options.commit);
+  if (options.timeline)
+    timeline = std::make_unique<TimelineRecorder>(desc.kernelName, config.cores,
+                                                  config.warpsPerCore, startCycle);
   for (uint32_t i = 0; i < config.cores; ++i) {
     auto core = std::make_unique<Core>();
     core->launch = this;
@@ -499,6 +535,8 @@ LaunchResult Launch::run() {
   }
   if (recorder)
     recorder->flush();
+  if (timeline)
+    timeline->write(*options.timeline);
 
   LaunchResult result;
   result.fault = fault_;

@@ -18,6 +18,7 @@
 
 #include "decode.h"
 #include "recorder.h"
+#include "timeline.h"
 #include "warpforge/func/device.h"
 
 #include <array>
@@ -39,6 +40,8 @@ inline constexpr uint32_t kWarpSlice = 64;
 
 struct Block;
 struct Core;
+struct PendingFault;
+enum class StopReason : uint8_t { Slice, Idle, Finished, Sleep, Fault };
 class Launch;
 
 struct Warp {
@@ -159,9 +162,11 @@ struct Core {
   /// One round-robin pass over the resident warps. False when the core has nothing left to do.
   bool round();
   void retire(Block &block);
+  /// Adds a run of warp `w` (from cycle `began` to now) and why it stopped to the timeline.
+  void recordRun(const Warp &w, uint64_t began, uint64_t insts, StopReason reason,
+                 const PendingFault &fault);
 };
 
-enum class StopReason : uint8_t { Slice, Idle, Finished, Sleep, Fault };
 
 class Launch {
 public:
@@ -184,6 +189,7 @@ public:
   uint8_t *global;
   uint64_t globalSize;
   std::unique_ptr<CommitRecorder> recorder; ///< commit records and the text trace, when asked for
+  std::unique_ptr<TimelineRecorder> timeline; ///< warp activity, when asked for
 
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> warpInstsTotal{0};

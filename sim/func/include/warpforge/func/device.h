@@ -88,6 +88,9 @@ struct RunOptions {
   /// Per-instruction warp execution counters, one per 8-byte instruction of the code segment
   /// (index pc / 8), added to; for profiles (bench/). Counting forces one host thread.
   uint64_t *pcProfile = nullptr;
+  /// Timeline of warp activity (Chrome trace-event JSON, docs/emulator.md "Timeline"): block
+  /// residency and runs of warp instructions per core and warp slot, written after the launch.
+  std::ostream *timeline = nullptr;
 };
 
 struct LaunchResult {
