@@ -7,3 +7,9 @@ cd "$(dirname "$0")/.."
 ./scripts/build.sh
 cd build
 ctest --output-on-failure --parallel "$(nproc)" --label-exclude "nightly|bench|pending" "$@"
+# The "fuzz" label: libFuzzer targets need clang, so they live in a second, small build tree.
+# Run with the whole suite only (not when ctest options pick tests).
+if [[ $# -eq 0 ]]; then
+  cd ..
+  ./scripts/fuzz.sh
+fi

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string_view>
-#define ZSTD_STATIC_LINKING_ONLY // ZSTD_decompressBound
 #include <zstd.h>
 
 namespace wf::rt::fatbin {
@@ -52,26 +52,36 @@ static bool decompressZstd(const uint8_t *payload, uint64_t csize, uint64_t decl
             " bytes, more than the entry header's " + std::to_string(declared);
     return false;
   }
-  // Never more than the frame can produce, whatever the entry header says.
-  uint64_t capacity = declared;
-  if (frame != ZSTD_CONTENTSIZE_UNKNOWN) {
-    capacity = frame;
-  } else {
-    unsigned long long bound = ZSTD_decompressBound(payload, csize);
-    if (bound == ZSTD_CONTENTSIZE_ERROR) {
-      error = "fatbinary entry is not a well-formed zstd frame";
-      return false;
-    }
-    capacity = std::min<uint64_t>(declared, bound);
-  }
-  out.resize(capacity);
-  size_t n = ZSTD_decompress(out.data(), out.size(), payload, csize);
-  if (ZSTD_isError(n)) {
-    error = std::string("zstd decompression of a fatbinary entry failed: ") +
-            ZSTD_getErrorName(n);
+  // Streamed, so memory follows what the frame really produces, never what a header claims.
+  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx *)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!ctx) {
+    error = "zstd decompression of a fatbinary entry failed: out of memory";
     return false;
   }
-  out.resize(n);
+  ZSTD_inBuffer in{payload, size_t(csize), 0};
+  std::vector<uint8_t> chunk(ZSTD_DStreamOutSize());
+  out.clear();
+  while (true) {
+    ZSTD_outBuffer piece{chunk.data(), chunk.size(), 0};
+    size_t left = ZSTD_decompressStream(ctx.get(), &piece, &in);
+    if (ZSTD_isError(left)) {
+      error = std::string("zstd decompression of a fatbinary entry failed: ") +
+              ZSTD_getErrorName(left);
+      return false;
+    }
+    if (piece.pos > declared - out.size()) {
+      error = "fatbinary entry decompresses to more than the entry header's " +
+              std::to_string(declared) + " bytes";
+      return false;
+    }
+    out.insert(out.end(), chunk.data(), chunk.data() + piece.pos);
+    if (left == 0)
+      break; // the frame is complete
+    if (in.pos == in.size && piece.pos < piece.size) {
+      error = "fatbinary entry's zstd frame is truncated";
+      return false;
+    }
+  }
   return true;
 }
 
