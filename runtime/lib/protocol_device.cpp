@@ -21,6 +21,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -32,6 +36,11 @@ namespace {
 namespace dev = isa::dev;
 
 constexpr uint32_t kRingEntries = 256;
+// The watchdog when WARPFORGE_WATCHDOG_MINSTS is unset: 10^9 warp instructions per launch, about
+// 800 times the largest launch of the application corpus (mandelbrot_fixed, 1.2 M; bench/README.md)
+// and under a minute of the emulator's time, so a runaway kernel ends instead of hanging the
+// program. It counts instructions, not time: the cycle model and the RTL take longer to reach it.
+constexpr uint32_t kDefaultWatchdogMinsts = 1000;
 constexpr uint64_t kNameBytes = 256;
 constexpr uint64_t kParamBytes = 32 * 1024; // CUDA's largest parameter buffer (32764) fits
 constexpr uint64_t kRingOffset = 0;
@@ -208,13 +217,28 @@ private:
     transport_->writeReg(uint32_t(dev::Reg::QueueBaseLo), uint32_t(kRingOffset));
     transport_->writeReg(uint32_t(dev::Reg::QueueBaseHi), uint32_t(kRingOffset >> 32));
     transport_->writeReg(uint32_t(dev::Reg::QueueSize), kRingEntries);
-    // WARPFORGE_WATCHDOG_MINSTS: a launch that runs more million warp instructions than this ends
-    // with cudaErrorLaunchTimeout (0: no limit; unset: the device's reset value, 2^32).
-    if (const char *limit = std::getenv("WARPFORGE_WATCHDOG_MINSTS"); limit && *limit)
-      transport_->writeReg(uint32_t(dev::Reg::WatchdogMinsts),
-                           uint32_t(std::strtoul(limit, nullptr, 10)));
+    transport_->writeReg(uint32_t(dev::Reg::WatchdogMinsts), watchdogMinsts());
     tail_ = 0;
     seq_ = 0;
+  }
+
+  /// The launch limit in million warp instructions: WARPFORGE_WATCHDOG_MINSTS (0: no limit), else
+  /// kDefaultWatchdogMinsts. A launch past it ends with cudaErrorLaunchTimeout (docs/runtime.md).
+  static uint32_t watchdogMinsts() {
+    const char *text = std::getenv("WARPFORGE_WATCHDOG_MINSTS");
+    if (!text || !*text)
+      return kDefaultWatchdogMinsts;
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long value = std::strtoull(text, &end, 10);
+    if (*end || errno || text[0] == '-' || value > UINT32_MAX) {
+      std::fprintf(stderr,
+                   "warpforge: WARPFORGE_WATCHDOG_MINSTS='%s' is not a count of million warp "
+                   "instructions (0 to %u); using %u\n",
+                   text, UINT32_MAX, kDefaultWatchdogMinsts);
+      return kDefaultWatchdogMinsts;
+    }
+    return uint32_t(value);
   }
 
   bool inMemory(uint64_t address, uint64_t bytes) const {
