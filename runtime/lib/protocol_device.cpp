@@ -173,6 +173,8 @@ public:
     return out;
   }
 
+  bool lost() const override { return transport_->lost(); }
+
   void synchronize() override {
     std::lock_guard lock(mutex_);
     execute(dev::Op::Fence, 0, 0, 0, 0);

@@ -170,6 +170,27 @@ Error Runtime::takeLast() {
 }
 Error Runtime::peekLast() const { return tLastError; }
 
+Error Runtime::sticky() {
+  noteDeviceLoss();
+  return sticky_;
+}
+
+// CUDA's documented sticky error is cudaErrorLaunchFailure: "the process [is] in an inconsistent
+// state and any further CUDA work will return the same error"; cudaErrorDevicesUnavailable means
+// busy or prohibited "at the current time", which a dead board server is not. Unlike a fault,
+// cudaDeviceReset does not clear it: the device cannot come back to this process.
+void Runtime::noteDeviceLoss() {
+  if (deviceLost_ || !device_ || !device_->lost())
+    return;
+  deviceLost_ = true;
+  sticky_ = Error::cudaErrorLaunchFailure;
+  tLastError = sticky_;
+  std::fprintf(stderr,
+               "warpforge: lost the device (%s); every later call returns "
+               "cudaErrorLaunchFailure\n",
+               device_->info().transport.c_str());
+}
+
 void Runtime::trace(const char *call, const std::string &args, Error result) {
   std::fprintf(stderr, "[warpforge] %s(%s) -> %s\n", call, args.c_str(), errorName(int(result)));
 }
@@ -919,8 +940,8 @@ void Runtime::reset() {
     m->loadError = Error::cudaSuccess;
     m->deviceBase = 0;
   }
-  sticky_ = Error::cudaSuccess;
-  tLastError = Error::cudaSuccess;
+  sticky_ = deviceLost_ ? Error::cudaErrorLaunchFailure : Error::cudaSuccess;
+  tLastError = sticky_;
 }
 
 } // namespace wf::rt

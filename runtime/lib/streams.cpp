@@ -285,7 +285,8 @@ Error Runtime::collect() {
     async = asyncError_;
     asyncError_ = Error::cudaSuccess;
   }
-  if (launchesInFlight_ == 0)
+  noteDeviceLoss(); // before the launches: a launch cut off by the loss is not a launch fault
+  if (launchesInFlight_ == 0 && !deviceLost_)
     drainPrintf();
   for (Finished &f : done) {
     const LaunchOutcome &r = f.result.launch;

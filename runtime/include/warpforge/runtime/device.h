@@ -128,6 +128,9 @@ public:
   virtual void *hostWindow(uint64_t address, uint64_t bytes) { (void)address, (void)bytes; return nullptr; }
   /// Forget every allocation and zero memory (cudaDeviceReset).
   virtual void reset() = 0;
+  /// True once the device is gone for good (a board server that died): no command reaches it
+  /// again, and the runtime reports it as a sticky error. An in-process device is never lost.
+  virtual bool lost() const { return false; }
 
   // --- Asynchronous commands (streams). Each returns at once with a ticket; the command runs on
   // `engine` after every ticket in `after` has completed and after the queue's earlier commands.

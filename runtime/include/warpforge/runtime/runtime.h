@@ -94,7 +94,8 @@ public:
   ContextLock &contextLock() { return lock_; }
 
   // --- errors ---
-  Error sticky() const { return sticky_; }
+  /// The sticky error: a device fault until cudaDeviceReset, or the loss of the device for good.
+  Error sticky();
   void setSticky(Error e) { sticky_ = e; }
   /// Records `e` as the calling thread's last error (unless success) and returns it.
   Error record(Error e);
@@ -277,6 +278,9 @@ private:
   Error openError_ = Error::cudaSuccess;
   bool opened_ = false;
   Error sticky_ = Error::cudaSuccess;
+  bool deviceLost_ = false; ///< the device is gone; sticky_ stays cudaErrorLaunchFailure
+  /// Notices a lost device and makes its error sticky for the rest of the process.
+  void noteDeviceLoss();
   bool trace_ = false;
   std::vector<std::unique_ptr<ModuleRecord>> modules_;
   std::map<const void *, FunctionRecord> functions_;
