@@ -4,7 +4,6 @@
 #include "warpforge/codegen/Codegen.h"
 #include "warpforge/isa/device.gen.h"
 #include "warpforge/isa/isa.gen.h"
-#include "warpforge/isa/isa.gen.h"
 #include "warpforge/ptx/Parser.h"
 #include "warpforge/runtime/fatbin.h"
 #include "profile.h"
