@@ -4,7 +4,7 @@
 // the heap has loaded, and cudaDeviceReset lets a new size take effect (guide B.18.1). The kernels
 // are PTX that declares malloc/free `.extern`, registered as nvcc's host code registers them.
 #include "cuda_types.h"
-#include "warpforge/runtime/fatbin.h"
+#include "ptx_kernels.h"
 
 #include <gtest/gtest.h>
 
@@ -12,11 +12,6 @@
 #include <vector>
 
 extern "C" {
-void **__cudaRegisterFatBinary(void *fatCubin);
-void __cudaRegisterFatBinaryEnd(void **handle);
-void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
-                            const char *deviceName, int threadLimit, void *tid, void *bid,
-                            void *bDim, void *gDim, int *wSize);
 cudaError_t cudaMalloc(void **ptr, size_t size);
 cudaError_t cudaFree(void *ptr);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
@@ -102,17 +97,7 @@ const char kFill = 0, kDrain = 0; // the "host functions" whose addresses name t
 
 void registerKernels() {
   static const bool registered = [] {
-    static std::string ptx(kPtx);
-    static std::vector<uint8_t> blob = wf::rt::fatbin::build(
-        {{wf::rt::fatbin::kKindPtx, 80, 0, false, std::vector<uint8_t>(ptx.begin(), ptx.end())}},
-        false);
-    static wf::rt::fatbin::Wrapper wrapper{wf::rt::fatbin::kWrapperMagic, 1, blob.data(), nullptr};
-    void **handle = __cudaRegisterFatBinary(&wrapper);
-    __cudaRegisterFunction(handle, &kFill, const_cast<char *>("fill_heap"), "fill_heap", -1,
-                           nullptr, nullptr, nullptr, nullptr, nullptr);
-    __cudaRegisterFunction(handle, &kDrain, const_cast<char *>("drain_heap"), "drain_heap", -1,
-                           nullptr, nullptr, nullptr, nullptr, nullptr);
-    __cudaRegisterFatBinaryEnd(handle);
+    wf::test::registerPtxKernels(kPtx, {{&kFill, "fill_heap"}, {&kDrain, "drain_heap"}});
     return true;
   }();
   (void)registered;

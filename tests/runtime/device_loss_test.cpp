@@ -5,7 +5,7 @@
 // process, killed with SIGKILL as a crash would end it.
 #include "cuda_types.h"
 #include "warpforge/runtime/board_server.h"
-#include "warpforge/runtime/fatbin.h"
+#include "ptx_kernels.h"
 
 #include <gtest/gtest.h>
 
@@ -20,11 +20,6 @@
 #include <vector>
 
 extern "C" {
-void **__cudaRegisterFatBinary(void *fatCubin);
-void __cudaRegisterFatBinaryEnd(void **handle);
-void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
-                            const char *deviceName, int threadLimit, void *tid, void *bid,
-                            void *bDim, void *gDim, int *wSize);
 cudaError_t cudaMalloc(void **ptr, size_t size);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
@@ -57,17 +52,7 @@ constexpr const char *kPtx = R"(.version 8.0
 
 const char kAddOne = 0; // the "host function" whose address names the kernel
 
-void registerKernel() {
-  static std::string ptx(kPtx);
-  static std::vector<uint8_t> blob = wf::rt::fatbin::build(
-      {{wf::rt::fatbin::kKindPtx, 80, 0, false, std::vector<uint8_t>(ptx.begin(), ptx.end())}},
-      false);
-  static wf::rt::fatbin::Wrapper wrapper{wf::rt::fatbin::kWrapperMagic, 1, blob.data(), nullptr};
-  void **handle = __cudaRegisterFatBinary(&wrapper);
-  __cudaRegisterFunction(handle, &kAddOne, const_cast<char *>("add_one"), "add_one", -1, nullptr,
-                         nullptr, nullptr, nullptr, nullptr);
-  __cudaRegisterFatBinaryEnd(handle);
-}
+void registerKernel() { wf::test::registerPtxKernels(kPtx, {{&kAddOne, "add_one"}}); }
 
 constexpr unsigned kThreads = 32;
 

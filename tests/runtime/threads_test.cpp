@@ -4,7 +4,7 @@
 // into a graph, and managed memory. The kernel is registered the way nvcc's host code registers
 // one: a fatbinary holding PTX, then __cudaRegisterFunction.
 #include "cuda_types.h"
-#include "warpforge/runtime/fatbin.h"
+#include "ptx_kernels.h"
 
 #include <gtest/gtest.h>
 
@@ -14,11 +14,6 @@
 #include <vector>
 
 extern "C" {
-void **__cudaRegisterFatBinary(void *fatCubin);
-void __cudaRegisterFatBinaryEnd(void **handle);
-void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
-                            const char *deviceName, int threadLimit, void *tid, void *bid,
-                            void *bDim, void *gDim, int *wSize);
 cudaError_t cudaMalloc(void **ptr, size_t size);
 cudaError_t cudaFree(void *ptr);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
@@ -80,15 +75,7 @@ const char kScaleAdd = 0; // the "host function" whose address names the kernel
 /// Once per process, as a program's static constructors do.
 void registerKernel() {
   static const bool registered = [] {
-    static std::string ptx(kPtx);
-    static std::vector<uint8_t> blob = wf::rt::fatbin::build(
-        {{wf::rt::fatbin::kKindPtx, 80, 0, false, std::vector<uint8_t>(ptx.begin(), ptx.end())}},
-        false);
-    static wf::rt::fatbin::Wrapper wrapper{wf::rt::fatbin::kWrapperMagic, 1, blob.data(), nullptr};
-    void **handle = __cudaRegisterFatBinary(&wrapper);
-    __cudaRegisterFunction(handle, &kScaleAdd, const_cast<char *>("scale_add"), "scale_add", -1,
-                           nullptr, nullptr, nullptr, nullptr, nullptr);
-    __cudaRegisterFatBinaryEnd(handle);
+    wf::test::registerPtxKernels(kPtx, {{&kScaleAdd, "scale_add"}});
     return true;
   }();
   (void)registered;

@@ -4,7 +4,7 @@
 // call returns it until cudaDeviceReset), and the process goes on. The kernel is PTX registered as
 // nvcc's host code registers it.
 #include "cuda_types.h"
-#include "warpforge/runtime/fatbin.h"
+#include "ptx_kernels.h"
 
 #include <gtest/gtest.h>
 
@@ -13,11 +13,6 @@
 #include <vector>
 
 extern "C" {
-void **__cudaRegisterFatBinary(void *fatCubin);
-void __cudaRegisterFatBinaryEnd(void **handle);
-void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
-                            const char *deviceName, int threadLimit, void *tid, void *bid,
-                            void *bDim, void *gDim, int *wSize);
 cudaError_t cudaMalloc(void **ptr, size_t size);
 cudaError_t cudaFree(void *ptr);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
@@ -60,15 +55,7 @@ const char kWait = 0; // the "host function" whose address names the kernel
 
 void registerKernel() {
   static const bool registered = [] {
-    static std::string ptx(kPtx);
-    static std::vector<uint8_t> blob = wf::rt::fatbin::build(
-        {{wf::rt::fatbin::kKindPtx, 80, 0, false, std::vector<uint8_t>(ptx.begin(), ptx.end())}},
-        false);
-    static wf::rt::fatbin::Wrapper wrapper{wf::rt::fatbin::kWrapperMagic, 1, blob.data(), nullptr};
-    void **handle = __cudaRegisterFatBinary(&wrapper);
-    __cudaRegisterFunction(handle, &kWait, const_cast<char *>("wait_for_flag"), "wait_for_flag",
-                           -1, nullptr, nullptr, nullptr, nullptr, nullptr);
-    __cudaRegisterFatBinaryEnd(handle);
+    wf::test::registerPtxKernels(kPtx, {{&kWait, "wait_for_flag"}});
     return true;
   }();
   (void)registered;
