@@ -12,6 +12,8 @@ packages=(
   # LLVM's development files, for warpforge cc's pass plugin (compiler/clang-plugin); the version
   # must be Debian's clang's.
   llvm-14-dev
+  # clang's sanitizer and libFuzzer runtimes, for the fuzz targets (tests/fuzz, scripts/fuzz.sh).
+  libclang-rt-14-dev
   # A headless browser for the test of `warpforge report`'s page (tools.report_page).
   chromium
 )
