@@ -314,6 +314,8 @@ private:
   void lowerShift(const ptx::Instruction &I);
   void lowerSetp(const ptx::Instruction &I, bool SetForm);
   void lowerSelp(const ptx::Instruction &I);
+  /// d = P ? a : b over operands 0-2 of `I`, 32 or 64 bits by its type (selp, slct).
+  void emitSelect(const ptx::Instruction &I, Opnd P);
   void lowerCvt(const ptx::Instruction &I);
   void lowerCvta(const ptx::Instruction &I);
   void lowerLdSt(const ptx::Instruction &I, bool Store);
@@ -2422,10 +2424,11 @@ void Lowering::lowerSetp(const ptx::Instruction &I, bool SetForm) {
   }
 }
 
-void Lowering::lowerSelp(const ptx::Instruction &I) {
+void Lowering::lowerSelp(const ptx::Instruction &I) { emitSelect(I, predSrc(I.operands[3])); }
+
+void Lowering::emitSelect(const ptx::Instruction &I, Opnd P) {
   const auto &O = I.operands;
   Type T = I.type(0);
-  Opnd P = predSrc(O[3]);
   if (bits(T) == 64) {
     Opnd A = src64(O[1]), Bv = src64(O[2]), R = v64();
     E(Opcode::SEL, {lo(R), lo(A), lo(Bv), P});
@@ -3576,7 +3579,6 @@ void Lowering::lowerSzext(const ptx::Instruction &I) {
 void Lowering::lowerSlct(const ptx::Instruction &I) {
   // d = c >= 0 ? a : b; an f32 c compares ordered (NaN selects b, -0 selects a).
   const auto &O = I.operands;
-  Type T = I.type(0);
   Opnd P = vp();
   if (I.type(1) == Type::F32) {
     Inst &X = E(Opcode::FSETP, {P, src32(O[3]), Opnd::rz(), Opnd::pt()});
@@ -3587,14 +3589,7 @@ void Lowering::lowerSlct(const ptx::Instruction &I) {
     setMod(X, "cmp", uint32_t(isa::ICmp::GE));
     setMod(X, "ty", uint32_t(isa::ITy32::S32));
   }
-  if (bits(T) == 64) {
-    Opnd A = src64(O[1]), Bv = src64(O[2]), R = v64();
-    E(Opcode::SEL, {lo(R), lo(A), lo(Bv), P});
-    E(Opcode::SEL, {hi(R), hi(A), hi(Bv), P});
-    mov64(dst(O[0]), R);
-    return;
-  }
-  E(Opcode::SEL, {dst32(O[0]), src32(O[1], T), src32(O[2], T), P});
+  emitSelect(I, P);
 }
 
 void Lowering::lowerCvtPack(const ptx::Instruction &I) {
