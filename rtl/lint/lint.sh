@@ -5,8 +5,11 @@
 set -uo pipefail
 verilator=${1:-verilator}
 rtl=$(cd "$(dirname "$0")/.." && pwd)
+# Packages first (the generated ones, then every *_pkg.sv beside the modules that use it); every
+# other file is one module, linted as the top.
 pkgs=("$rtl/pkg/wf_isa_pkg.sv" "$rtl/pkg/wf_config_pkg.sv" "$rtl/pkg/wf_sfu_pkg.sv")
-mapfile -t sources < <(find "$rtl" -name '*.sv' -not -path "$rtl/pkg/*" | sort)
+mapfile -t -O ${#pkgs[@]} pkgs < <(find "$rtl" -name '*_pkg.sv' -not -path "$rtl/pkg/*" | sort)
+mapfile -t sources < <(find "$rtl" -name '*.sv' -not -path "$rtl/pkg/*" -not -name '*_pkg.sv' | sort)
 status=0
 for f in "${sources[@]}"; do
   top=$(basename "$f" .sv)
