@@ -1210,7 +1210,11 @@ def sv_wrap(head, items, tail, indent):
 def sv_config_params(s):
     """Each configuration's parameters as plain localparams (Config<Name><Param>), for module
     parameters and for tools that read no packed structs."""
-    o = []
+    o = ["  // The range config.toml allows each numeric parameter: shared types are sized by the maxima."]
+    for p in s.cfg["param"]:
+        if "values" not in p:
+            o.append(f"  localparam int unsigned ParamMin{upper_camel(p['name'])} = {p['min']};")
+            o.append(f"  localparam int unsigned ParamMax{upper_camel(p['name'])} = {p['max']};")
     for n, c in s.cfg["config"].items():
         o.append(f"  // Configuration {n}: {c['doc']}")
         for p in param_names(s):

@@ -74,6 +74,10 @@ class DeviceSpec:
         self.statuses = self._codes(d["status"], "status", 1 << 32)
         self.faults = self._codes(d["fault"], "fault", 1 << 32)
         self.structs = [self._layout(s) for s in d["struct"]]
+        for st in self.structs:
+            if st["name"] == "Command" and st["bytes"] != self.protocol["command_bytes"]:
+                raise DeviceSpecError(f"struct Command: {st['bytes']} bytes, protocol command_bytes "
+                                      f"{self.protocol['command_bytes']}")
         self.commit_doc = d.get("commit", {}).get("doc", "").strip()
         self.commit_kinds = self._codes(d.get("commit_kind", []), "commit kind", 256)
         self.commit_parts = self._codes(d.get("commit_part", []), "commit part", 256)
@@ -237,11 +241,15 @@ def sv(s):
     w(",\n".join(f"    PART_{c['name']} = 8'd{c['code']}" for c in s.commit_parts))
     w("  } commit_part_e;")
     w("")
-    w("  // Structure field byte offsets (little-endian, in device memory).")
+    w("  // Structure field byte offsets and sizes (little-endian, in device memory).")
     for st in s.structs:
-        w(f"  localparam int unsigned {st['name']}Bytes = {st['bytes']};")
+        # The Command struct's size is the protocol's command_bytes, emitted above.
+        if st["name"] != "Command":
+            w(f"  localparam int unsigned {st['name']}Bytes = {st['bytes']};")
         for f in st["fields"]:
-            w(f"  localparam int unsigned {st['name']}{_camel(f['name'])}Off = {f['offset']};")
+            n = f"{st['name']}{_camel(f['name'])}"
+            w(f"  localparam int unsigned {n}Off = {f['offset']};")
+            w(f"  localparam int unsigned {n}Size = {TYPE_BYTES[f['base']] * (f['count'] or 1)};")
     w("")
     w("endpackage")
     return "\n".join(o) + "\n"

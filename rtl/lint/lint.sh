@@ -5,10 +5,13 @@
 set -uo pipefail
 verilator=${1:-verilator}
 rtl=$(cd "$(dirname "$0")/.." && pwd)
-# Packages first (the generated ones, then every *_pkg.sv beside the modules that use it); every
-# other file is one module, linted as the top.
-pkgs=("$rtl/pkg/wf_isa_pkg.sv" "$rtl/pkg/wf_config_pkg.sv" "$rtl/pkg/wf_sfu_pkg.sv")
-mapfile -t -O ${#pkgs[@]} pkgs < <(find "$rtl" -name '*_pkg.sv' -not -path "$rtl/pkg/*" | sort)
+# Packages first, in dependency order: the generated ones, the chip-level types, then any other
+# package (*_pkg.sv) of rtl/.
+pkgs=("$rtl/pkg/wf_isa_pkg.sv" "$rtl/pkg/wf_config_pkg.sv" "$rtl/pkg/wf_device_pkg.sv"
+      "$rtl/pkg/wf_sfu_pkg.sv" "$rtl/soc/wf_soc_pkg.sv")
+mapfile -t more_pkgs < <(find "$rtl" -name '*_pkg.sv' -not -path "$rtl/pkg/*" \
+                         -not -path "$rtl/soc/wf_soc_pkg.sv" | sort)
+pkgs+=("${more_pkgs[@]}")
 mapfile -t sources < <(find "$rtl" -name '*.sv' -not -path "$rtl/pkg/*" -not -name '*_pkg.sv' | sort)
 status=0
 for f in "${sources[@]}"; do
