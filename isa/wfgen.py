@@ -223,7 +223,8 @@ class Spec:
         unit = self.isa["units"][op["unit"]]
         return {"access": access, "name": op["name"], "code": op["code"], "format": op["format"], "unit": op["unit"],
                 "latency": op.get("latency", unit["latency"]), "operands": operands, "mods": mods,
-                "sem": op.get("sem", ""), "syntax": syntax, "modspec": op.get("mods", "")}
+                "sem": op.get("sem", ""), "syntax": syntax, "modspec": op.get("mods", ""),
+                "fetch_stop": bool(op.get("fetch_stop", False))}
 
 
 def regs_of_kind(kind):
@@ -628,6 +629,19 @@ def cpp_isa(s):
     w("constexpr bool isAtomic(Opcode op) { return opInfo(op).access == MemAccess::Atomic; }")
     w("/// A plain load or store: one access of its address operand, no read-modify-write.")
     w("constexpr bool isLoadStore(Opcode op) { return isLoad(op) || isStore(op); }")
+    w("")
+    w("/// isa.toml's `fetch_stop`: the opcode can change the pc or make the group wait, so a core")
+    w("/// fetches nothing after it until it resolves.")
+    w("constexpr bool stopsFetch(Opcode op) {")
+    w("  switch (op) {")
+    for op in s.ops:
+        if op["fetch_stop"]:
+            w(f"  case Opcode::{op['name']}:")
+    w("    return true;")
+    w("  default:")
+    w("    return false;")
+    w("  }")
+    w("}")
     w("")
     w("/// Registers operand `index` of instruction `word` names: 1, 2 (aligned pair), 4 (quad);")
     w("/// 0 for non-register operands or a modifier value that selects no width.")
@@ -1124,6 +1138,15 @@ def sv_isa(s):
     w("    endcase")
     w("  endfunction")
     w("")
+    w("  // isa.toml's `fetch_stop`: the opcode can change the pc or make the group wait.")
+    w("  function automatic logic op_fetch_stop(logic [7:0] op);")
+    w("    unique case (op)")
+    o.extend(sv_wrap("      ", [f"8'h{op['code']:02x}" for op in s.ops if op["fetch_stop"]],
+                     ": op_fetch_stop = 1'b1;", 6))
+    w("      default: op_fetch_stop = 1'b0;")
+    w("    endcase")
+    w("  endfunction")
+    w("")
     for name, e in s.enums.items():
         if "bytes" not in e:
             continue
@@ -1342,6 +1365,9 @@ def md_isa(s):
     w("Memory instructions (those with an address operand) are a load "
       f"({by_access['load']}), a store ({by_access['store']}) or an atomic read-modify-write "
       f"({by_access['atomic']}); isa.toml's `access` says which.")
+    w("")
+    w("Fetch-stop opcodes (isa.toml's `fetch_stop`; a core fetches nothing after one until it "
+      "resolves): " + ", ".join(f"`{op['name']}`" for op in s.ops if op["fetch_stop"]) + ".")
     w("")
     w("### Operand and modifier bit positions")
     w("")

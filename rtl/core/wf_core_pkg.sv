@@ -97,7 +97,6 @@ package wf_core_pkg;
     logic [3:0]  breg;        // convergence barrier register (BSSY, BSYNC, B2R, R2B)
     logic [2:0]  fn;          // BAR op / VOTE op / SHFL mode / MATCH op / REDUX op
     logic [3:0]  bar_id;      // BAR immediate id (added to ra)
-    logic [3:0]  wop_pd;      // VOTE/SHFL/MATCH predicate destination
     logic        match_b64;   // MATCH .b64
     logic [1:0]  scope;       // MEMBAR scope
   } ctrl_op_t;
@@ -126,12 +125,6 @@ package wf_core_pkg;
       8'h72: ctrl_op.fn = 3'(w[wf_isa_pkg::MatchFnLo +: wf_isa_pkg::MatchFnWidth]);        // MATCH
       8'h73: ctrl_op.fn = w[wf_isa_pkg::ReduxFnLo +: wf_isa_pkg::ReduxFnWidth];            // REDUX
       default: ctrl_op.fn = '0;
-    endcase
-    unique case (d.op)
-      8'h70: ctrl_op.wop_pd = w[wf_isa_pkg::VotePdLo +: wf_isa_pkg::VotePdWidth];
-      8'h71: ctrl_op.wop_pd = w[wf_isa_pkg::ShflPdLo +: wf_isa_pkg::ShflPdWidth];
-      8'h72: ctrl_op.wop_pd = w[wf_isa_pkg::MatchPdLo +: wf_isa_pkg::MatchPdWidth];
-      default: ctrl_op.wop_pd = 4'(wf_isa_pkg::TruePred);
     endcase
   endfunction
 
@@ -168,10 +161,12 @@ package wf_core_pkg;
       8'h57:        lsu_op.space = 3'd4;                                    // LDP
       8'h58, 8'h59: begin lsu_op.generic = 1'b1; lsu_op.addr64 = 1'b1; end  // LD ST
       8'h5a: begin                                                          // ATOM
-        lsu_op.size    = d.rd.cnt == 3'd2 ? 3'd5 : 3'd4;  // 64-bit types write a pair
+        // U64, S64, F64 (wf_isa_pkg::atomtype_e) move 8 bytes, the others 4
+        lsu_op.size    = (lsu_op.atom_ty == 3'd2 || lsu_op.atom_ty == 3'd3 ||
+                          lsu_op.atom_ty == 3'd5) ? 3'd5 : 3'd4;
         lsu_op.generic = atom_space == 2'd0;
         lsu_op.space   = atom_space == 2'd2 ? 3'd1 : 3'd0;
-        lsu_op.addr64  = atom_space != 2'd2;
+        lsu_op.addr64  = atom_space == 2'd0 || atom_space == 2'd1;
       end
       default: ;
     endcase

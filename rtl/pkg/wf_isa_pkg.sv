@@ -593,6 +593,15 @@ package wf_isa_pkg;
     endcase
   endfunction
 
+  // isa.toml's `fetch_stop`: the opcode can change the pc or make the group wait.
+  function automatic logic op_fetch_stop(logic [7:0] op);
+    unique case (op)
+      8'h60, 8'h61, 8'h62, 8'h63, 8'h64, 8'h65, 8'h67, 8'h6a, 8'h6b, 8'h6d, 8'h6e,
+      8'h6f: op_fetch_stop = 1'b1;
+      default: op_fetch_stop = 1'b0;
+    endcase
+  endfunction
+
   // Bytes a memory access of each MemSize value moves.
   function automatic logic [7:0] mem_size_bytes(logic [2:0] v);
     unique case (v)

@@ -660,6 +660,28 @@ constexpr bool isAtomic(Opcode op) { return opInfo(op).access == MemAccess::Atom
 /// A plain load or store: one access of its address operand, no read-modify-write.
 constexpr bool isLoadStore(Opcode op) { return isLoad(op) || isStore(op); }
 
+/// isa.toml's `fetch_stop`: the opcode can change the pc or make the group wait, so a core
+/// fetches nothing after it until it resolves.
+constexpr bool stopsFetch(Opcode op) {
+  switch (op) {
+  case Opcode::BRA:
+  case Opcode::BRX:
+  case Opcode::CALL:
+  case Opcode::CALLR:
+  case Opcode::RET:
+  case Opcode::EXIT:
+  case Opcode::BSYNC:
+  case Opcode::WARPSYNC:
+  case Opcode::BAR:
+  case Opcode::TRAP:
+  case Opcode::BPT:
+  case Opcode::NANOSLEEP:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /// Registers operand `index` of instruction `word` names: 1, 2 (aligned pair), 4 (quad);
 /// 0 for non-register operands or a modifier value that selects no width.
 constexpr unsigned widthRegsOf(const OperandInfo &o, uint64_t value) {
