@@ -321,7 +321,8 @@ std::unique_ptr<Device> openProtocolDevice(std::unique_ptr<Transport> transport,
                                            std::string &error) {
   auto reg = [&](dev::Reg r) { return transport->readReg(uint32_t(r)); };
   if (reg(dev::Reg::Magic) != dev::kMagic) {
-    error = "no Warpforge device at " + transport->describe() + " (bad magic)";
+    error = "no Warpforge device at " + transport->describe() + " (bad magic" +
+            (transport->lost() ? ": " + transport->lostReason() : std::string()) + ")";
     return nullptr;
   }
   if (reg(dev::Reg::Version) != dev::kVersion) {

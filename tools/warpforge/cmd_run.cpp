@@ -31,6 +31,9 @@ constexpr const char *kUsage =
     "                  device of a `warpforge board` server), or any other installed plugin\n"
     "  --config=NAME   named GPU configuration (warpforge configs); default: WARPFORGE_CONFIG,\n"
     "                  else the runtime's default\n"
+    "  --wave=FILE     rtl device: write FST waves to FILE (WARPFORGE_RTL_WAVE)\n"
+    "  --wave-cycles=FROM:TO  rtl device: only cycles FROM to TO-1 (WARPFORGE_RTL_WAVE_CYCLES)\n"
+    "  --lockstep      rtl device: compare every committed instruction with the emulator\n"
     "  --rebuild       ignore the cached executable\n"
     "  -v, --verbose   print the build's commands\n"
     "  -h, --help      print this help\n"
@@ -88,6 +91,7 @@ bool upToDate(const fs::path &exe, const fs::path &deps) {
 int runRun(const std::vector<std::string> &args) {
   std::vector<std::string> ccArgs, programArgs;
   std::string device = "func", config;
+  std::vector<std::string> deviceEnv; // WARPFORGE_RTL_* settings the rtl device reads
   bool rebuild = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &arg = args[i];
@@ -113,6 +117,12 @@ int runRun(const std::vector<std::string> &args) {
       device = *d;
     else if (auto c = value("--config"))
       config = *c;
+    else if (auto w = value("--wave"))
+      deviceEnv.push_back("WARPFORGE_RTL_WAVE=" + *w);
+    else if (auto wc = value("--wave-cycles"))
+      deviceEnv.push_back("WARPFORGE_RTL_WAVE_CYCLES=" + *wc);
+    else if (arg == "--lockstep")
+      deviceEnv.push_back("WARPFORGE_RTL_LOCKSTEP=1");
     else if (arg == "--rebuild")
       rebuild = true;
     else
@@ -124,6 +134,8 @@ int runRun(const std::vector<std::string> &args) {
     std::cerr << "warpforge run: " << error << "\n";
     return kExitUsage;
   }
+  if (!deviceEnv.empty() && device != "rtl")
+    throw UsageError("--wave, --wave-cycles and --lockstep are options of --device=rtl");
   if (!config.empty() && !isa::findConfig(config))
     throw UsageError(fmt::format("unknown configuration '{}' (see 'warpforge configs')", config));
 
@@ -182,6 +194,7 @@ int runRun(const std::vector<std::string> &args) {
   std::vector<std::string> env = {"WARPFORGE_DEVICE=" + device};
   if (!config.empty())
     env.push_back("WARPFORGE_CONFIG=" + config);
+  env.insert(env.end(), deviceEnv.begin(), deviceEnv.end());
   int status = runProgramWithEnv(argv, env);
   if (status == 127 && !fs::exists(exe))
     std::cerr << fmt::format("warpforge run: cannot run '{}'\n", exe.string());

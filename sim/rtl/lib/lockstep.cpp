@@ -2,7 +2,10 @@
 
 #include "warpforge/rtl/lockstep.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 namespace wf::rtl {
@@ -130,6 +133,7 @@ bool RtlLockstep::startLaunch(const dev::Command &cmd) {
   desc.rtbuf = d.rtbuf;
   desc.gridId = d.gridId;
   checker_ = std::make_unique<func::LockstepChecker>(*shadow_, desc, inject_);
+  codeBase_ = d.codeBase;
   launchSeq_ = cmd.seq;
   launchCompletion_ = cmd.completion;
   ++launches_;
@@ -144,6 +148,17 @@ bool RtlLockstep::onRecord(unsigned core, std::span<const uint8_t> record) {
     fail("core " + std::to_string(core) + " committed an instruction outside every launch:\n  " +
          func::formatCommit(record));
     return false;
+  }
+  // The RTL's header has no instruction word: take it from the code the shadow holds.
+  std::vector<uint8_t> patched;
+  dev::CommitRecord header{};
+  std::memcpy(&header, record.data(), std::min(record.size(), sizeof header));
+  if (header.word == 0 && record.size() >= sizeof header) {
+    patched.assign(record.begin(), record.end());
+    uint64_t word = 0;
+    shadow_->memory().read(codeBase_ + header.pc, &word, sizeof word);
+    std::memcpy(patched.data() + offsetof(dev::CommitRecord, word), &word, sizeof word);
+    record = patched;
   }
   if (!checker_->check(record)) {
     fail(checker_->mismatch() ? checker_->mismatch()->message : "the checker stopped");
@@ -177,6 +192,10 @@ void RtlLockstep::poll() {
   if (!checker_ || !stopped_.empty() || !hooks_.completedSeq)
     return;
   if (hooks_.completedSeq() < launchSeq_)
+    return;
+  if (hooks_.flush)
+    hooks_.flush(); // may deliver records: they belong to this launch
+  if (!checker_)
     return;
   closeLaunch();
   runShadow();

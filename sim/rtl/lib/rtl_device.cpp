@@ -218,7 +218,16 @@ bool RtlDevice::build(std::string &error) {
     dramChannels_.push_back(std::make_unique<DramBackend>(dram_, dramBytes_, dram));
     dramPorts_.push_back(std::make_unique<AxiSlave>(top_->dram, c, *dramChannels_.back()));
   }
-  commitBeats_.resize(top_->widths.cores);
+  for (unsigned core = 0; core < top_->widths.cores; ++core)
+    commitPackers_.push_back(std::make_unique<CommitPacker>(
+        core, config_.lanes,
+        [this, core](std::span<const uint8_t> record) {
+          if (commitFile_)
+            std::fwrite(record.data(), 1, record.size(), commitFile_);
+          if (commitSink_)
+            commitSink_(core, record);
+        },
+        nullptr)); // block slot as block_x until wf_gpu reports admissions (docs/rtl-sim.md)
   started_ = lastProgress_ = std::chrono::steady_clock::now();
   resetGpu();
   return true;
@@ -266,31 +275,45 @@ void RtlDevice::step() {
 }
 
 void RtlDevice::collectCommits() {
-  for (unsigned core = 0; core < commitBeats_.size(); ++core) {
-    if (!top_->commitValid.bit(core))
-      continue;
-    std::vector<uint8_t> &record = commitBeats_[core];
-    size_t at = record.size(), beat = top_->widths.commitBeatBytes;
-    record.resize(at + beat);
-    top_->commitData.read(record.data() + at, core);
-    if (!top_->commitLast.bit(core))
-      continue;
-    uint32_t bytes = 0;
-    std::memcpy(&bytes, record.data(), 4);
-    if (bytes < sizeof(dev::CommitRecord) || bytes > record.size() || bytes % 8) {
-      stop("rtl: core " + std::to_string(core) + " emitted a malformed commit record (" +
-           std::to_string(bytes) + " bytes claimed, " + std::to_string(record.size()) +
-           " received) at cycle " + std::to_string(cycle_));
-      record.clear();
-      continue;
+  const GpuPortWidths &w = top_->widths;
+  for (unsigned core = 0; core < commitPackers_.size(); ++core) {
+    CommitPacker &packer = *commitPackers_[core];
+    if (top_->commitValid.bit(core)) {
+      // commit_hdr_t, most significant field first: kind, opcode, pc, active, exec, warp, slot,
+      // warp_slot.
+      unsigned at = core * w.commitHdrBits();
+      CommitHeader h;
+      h.warpSlot = uint32_t(top_->commitHdr.bits(at, w.warpIdBits));
+      at += w.warpIdBits;
+      h.blockSlot = uint32_t(top_->commitHdr.bits(at, w.blockIdBits));
+      at += w.blockIdBits;
+      h.warp = uint32_t(top_->commitHdr.bits(at, 32));
+      h.exec = uint32_t(top_->commitHdr.bits(at + 32, 32));
+      h.active = uint32_t(top_->commitHdr.bits(at + 64, 32));
+      h.pc = uint32_t(top_->commitHdr.bits(at + 96, 32));
+      h.opcode = uint8_t(top_->commitHdr.bits(at + 128, 8));
+      h.kind = uint8_t(top_->commitHdr.bits(at + 136, 8));
+      packer.header(h);
     }
-    record.resize(bytes);
-    if (commitFile_)
-      std::fwrite(record.data(), 1, record.size(), commitFile_);
-    if (commitSink_)
-      commitSink_(core, record);
-    record.clear();
+    if (top_->commitWbValid.bit(core)) {
+      // commit_wb_t: warp_slot, reg_index, pass, lanes; the row's values in commit_wb_data_o.
+      unsigned at = core * w.commitWbBits();
+      uint32_t written = uint32_t(top_->commitWb.bits(at, 32));
+      uint32_t pass = uint32_t(top_->commitWb.bits(at + 32, 5));
+      uint32_t reg = uint32_t(top_->commitWb.bits(at + 37, 8));
+      uint32_t slot = uint32_t(top_->commitWb.bits(at + 45, w.warpIdBits));
+      uint32_t values[32];
+      unsigned base = core * w.maxLanes * 32;
+      for (unsigned lane = 0; lane < w.maxLanes && lane < 32; ++lane)
+        values[lane] = uint32_t(top_->commitWbData.bits(base + lane * 32, 32));
+      packer.row(slot, reg, pass, written, values);
+    }
   }
+}
+
+void RtlDevice::flushCommits() {
+  for (auto &packer : commitPackers_)
+    packer->flush();
 }
 
 void RtlDevice::progress() {

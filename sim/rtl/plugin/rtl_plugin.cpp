@@ -136,6 +136,7 @@ wf_device_model *create(const wf_device_create_params *params, char *error, size
         return hi << 32 | lo;
       };
       hooks.stop = [device](const std::string &why) { device->stop(why); };
+      hooks.flush = [device] { device->flushCommits(); };
       model->lockstep = std::make_unique<wf::rtl::RtlLockstep>(*config, std::move(hooks));
       wf::rtl::RtlLockstep *lockstep = model->lockstep.get();
       device->setCommitSink([lockstep](unsigned core, std::span<const uint8_t> record) {

@@ -24,7 +24,14 @@ struct GpuPortWidths {
   unsigned ctrlAddrBits = 12;
   unsigned hostAddrBits = 64, hostDataBytes = 64, hostIdBits = 4;
   unsigned dramAddrBits = 64, dramIdBits = 4;
-  unsigned commitBeatBytes = 64;
+  // wf_core_pkg: commit_hdr_t and commit_wb_t carry a warp slot and a block slot.
+  unsigned warpIdBits = 6, blockIdBits = 5;
+  unsigned maxLanes = 32; ///< lanes of commit_wb_data_o (wf_config_pkg::ParamMaxLanes)
+
+  /// Bits of wf_core_pkg::commit_hdr_t: kind, opcode, pc, active, exec, warp, slot, warp_slot.
+  unsigned commitHdrBits() const { return 8 + 8 + 32 * 4 + blockIdBits + warpIdBits; }
+  /// Bits of wf_core_pkg::commit_wb_t: warp_slot, reg_index, pass, lanes.
+  unsigned commitWbBits() const { return warpIdBits + 8 + 5 + 32; }
 };
 
 class GpuTop {
@@ -40,7 +47,8 @@ public:
   Pin clk, rstN, dmaWindowSize, irq;
   AxiLitePins ctrl;
   Axi4Pins host, dram;
-  Pin commitValid, commitLast, commitData;
+  // Per core: a committed instruction's header, and the register rows of its REG parts.
+  Pin commitValid, commitHdr, commitWbValid, commitWb, commitWbData;
   GpuPortWidths widths;
 
   /// The first port whose Verilated storage does not hold the widths assumed, or null.
@@ -50,12 +58,13 @@ public:
         {&ctrl.awaddr, 1},  {&ctrl.wdata, 1},   {&host.awaddr, 1}, {&host.awid, 1},
         {&host.wdata, 1},   {&host.wstrb, 1},   {&host.rdata, 1},  {&dram.awaddr, ch},
         {&dram.awid, ch},   {&dram.wdata, ch},  {&dram.wstrb, ch}, {&dram.rdata, ch},
-        {&dram.arvalid, ch}, {&commitValid, cores}, {&commitData, cores}};
+        {&dram.arvalid, ch}, {&commitValid, cores}, {&commitHdr, cores}, {&commitWb, cores},
+        {&commitWbData, cores}};
     const char *names[] = {"s_axil_awaddr", "s_axil_wdata", "m_axi_host_awaddr", "m_axi_host_awid",
                            "m_axi_host_wdata", "m_axi_host_wstrb", "m_axi_host_rdata",
                            "m_axi_dram_awaddr", "m_axi_dram_awid", "m_axi_dram_wdata",
                            "m_axi_dram_wstrb", "m_axi_dram_rdata", "m_axi_dram_arvalid",
-                           "commit_valid", "commit_data"};
+                           "commit_valid", "commit", "commit_wb", "commit_wb_data"};
     for (size_t i = 0; i < std::size(checks); ++i)
       if (!checks[i].first->storageFits(checks[i].second))
         return names[i];
@@ -96,8 +105,10 @@ public:
     dram = WF_AXI4_PINS(m_axi_dram, w.dramIdBits, w.dramAddrBits, w.lineBytes);
 #undef WF_AXI4_PINS
     commitValid = Pin(t.commit_valid_o, 1);
-    commitLast = Pin(t.commit_last_o, 1);
-    commitData = Pin(t.commit_data_o, w.commitBeatBytes * 8);
+    commitHdr = Pin(t.commit_o, w.commitHdrBits());
+    commitWbValid = Pin(t.commit_wb_valid_o, 1);
+    commitWb = Pin(t.commit_wb_o, w.commitWbBits());
+    commitWbData = Pin(t.commit_wb_data_o, w.maxLanes * 32);
   }
 
   void eval() override { top_.eval(); }

@@ -32,6 +32,8 @@ public:
     std::function<uint64_t()> completedSeq;
     /// Stops the run: the device reports itself lost with this message.
     std::function<void(const std::string &)> stop;
+    /// Emits the records the device still holds (called before a launch is closed).
+    std::function<void()> flush;
   };
 
   RtlLockstep(const isa::Config &config, Hooks hooks, const func::Injection &inject = {});
@@ -64,6 +66,7 @@ private:
 
   const isa::Config &config_;
   Hooks hooks_;
+  uint64_t codeBase_ = 0; ///< the running launch's code segment (records lacking the word)
   func::Injection inject_;
   std::unique_ptr<func::Device> shadow_;
   wf_host_dma_port port_{};

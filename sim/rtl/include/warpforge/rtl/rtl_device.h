@@ -8,6 +8,7 @@
 #include "warpforge/isa/config.gen.h"
 #include "warpforge/isa/device_plugin.h"
 #include "warpforge/rtl/axi.h"
+#include "warpforge/rtl/commit_packer.h"
 #include "warpforge/rtl/fixed_dram.h"
 #include "warpforge/rtl/gpu_top.h"
 
@@ -73,6 +74,8 @@ public:
   uint64_t cycle() const { return cycle_; }
 
   void setCommitSink(RtlCommitSink sink) { commitSink_ = std::move(sink); }
+  /// Emits the records still waiting for their register rows (a launch has completed).
+  void flushCommits();
   /// Why the run must stop (a lockstep difference), set by the commit sink's owner.
   void stop(std::string why);
 
@@ -99,7 +102,7 @@ private:
   uint64_t dramBytes_ = 0;
   std::vector<std::unique_ptr<DramBackend>> dramChannels_;
   std::vector<std::unique_ptr<AxiSlave>> dramPorts_;
-  std::vector<std::vector<uint8_t>> commitBeats_; ///< per core, the record being received
+  std::vector<std::unique_ptr<CommitPacker>> commitPackers_; ///< per core
   RtlCommitSink commitSink_;
   std::FILE *commitFile_ = nullptr;
 
