@@ -183,6 +183,8 @@ bool RtlDevice::build(std::string &error) {
 
   context_ = std::make_unique<VerilatedContext>();
   context_->fatalOnError(false);
+  // Exactly the threads the models were Verilated for (WF_RTL_THREADS), not one a host core.
+  context_->threads(WF_RTL_THREADS);
   if (!options_.wavePath.empty())
     context_->traceEverOn(true);
   top_ = makeGpuTop(std::string(config_.name), context_.get());
