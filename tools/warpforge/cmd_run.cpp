@@ -34,6 +34,8 @@ constexpr const char *kUsage =
     "  --wave=FILE     rtl device: write FST waves to FILE (WARPFORGE_RTL_WAVE)\n"
     "  --wave-cycles=FROM:TO  rtl device: only cycles FROM to TO-1 (WARPFORGE_RTL_WAVE_CYCLES)\n"
     "  --lockstep      rtl device: compare every committed instruction with the emulator\n"
+    "  --stats=FILE    the device's statistics as JSON (warpforge-stats; the cycle device:\n"
+    "                  IPC, stall reasons, caches, DRAM), written after every launch\n"
     "  --rebuild       ignore the cached executable\n"
     "  -v, --verbose   print the build's commands\n"
     "  -h, --help      print this help\n"
@@ -90,7 +92,7 @@ bool upToDate(const fs::path &exe, const fs::path &deps) {
 
 int runRun(const std::vector<std::string> &args) {
   std::vector<std::string> ccArgs, programArgs;
-  std::string device = "func", config;
+  std::string device = "func", config, statsFile;
   std::vector<std::string> deviceEnv; // WARPFORGE_RTL_* settings the rtl device reads
   bool rebuild = false;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -123,6 +125,8 @@ int runRun(const std::vector<std::string> &args) {
       deviceEnv.push_back("WARPFORGE_RTL_WAVE_CYCLES=" + *wc);
     else if (arg == "--lockstep")
       deviceEnv.push_back("WARPFORGE_RTL_LOCKSTEP=1");
+    else if (auto f = value("--stats"))
+      statsFile = fs::absolute(*f).string();
     else if (arg == "--rebuild")
       rebuild = true;
     else
@@ -195,6 +199,11 @@ int runRun(const std::vector<std::string> &args) {
   if (!config.empty())
     env.push_back("WARPFORGE_CONFIG=" + config);
   env.insert(env.end(), deviceEnv.begin(), deviceEnv.end());
+  if (!statsFile.empty()) {
+    if (device != "cycle")
+      std::cerr << "warpforge run: note: --stats is written by the cycle device only\n";
+    env.push_back("WARPFORGE_STATS=" + statsFile);
+  }
   int status = runProgramWithEnv(argv, env);
   if (status == 127 && !fs::exists(exe))
     std::cerr << fmt::format("warpforge run: cannot run '{}'\n", exe.string());

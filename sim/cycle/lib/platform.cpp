@@ -52,9 +52,10 @@ Result<PlatformParams> PlatformParams::fromConfig(const isa::Config &config) {
   return {params, {}};
 }
 
-Platform::Platform(sc_core::sc_module_name name, const PlatformParams &params)
+Platform::Platform(sc_core::sc_module_name name, const PlatformParams &params,
+                   unsigned cardPorts)
     : sc_module(name), cardMemory(params.dram.capacityBytes()),
-      dram("dram", params.dram, cardMemory),
+      dram("dram", params.dram, cardMemory, 1 + cardPorts),
       host("host", params.hostWindowBytes, params.pcie.hostReadLatencyNs),
       pcie("pcie", params.pcie), dma("dma", params.dma) {
   dma.hostPort.bind(pcie.fromCard);

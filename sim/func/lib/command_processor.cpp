@@ -305,7 +305,7 @@ dev::Status CommandProcessor::launch(uint64_t descAddr, dev::Completion &done) {
       return dev::Status::BadCommand;
     options.pcProfile = reinterpret_cast<uint64_t *>(device_.memory().host(d.profileAddr));
   }
-  LaunchResult r = device_.launch(desc, options);
+  LaunchResult r = launcher_ ? launcher_(desc, options) : device_.launch(desc, options);
   done.cycles = r.cycles;
   done.warpInsts = r.warpInsts;
   done.threadInsts = r.threadInsts;

@@ -70,6 +70,39 @@ bool Stepper::finished(const WarpRef &ref) const {
   return false;
 }
 
+WarpStatus Stepper::status(const WarpRef &ref) {
+  WarpStatus st;
+  if (!launch_ || fault_)
+    return st;
+  const Dim3 &g = desc_.grid;
+  if (ref.block.x >= g.x || ref.block.y >= g.y || ref.block.z >= g.z ||
+      ref.warp >= launch_->warpsPerBlock)
+    return st;
+  uint64_t linear = ref.block.x + uint64_t(g.x) * (ref.block.y + uint64_t(g.y) * ref.block.z);
+  st.started = true;
+  if (done_.count(linear)) {
+    st.finished = true;
+    return st;
+  }
+  Core &core = *launch_->cores[linear % launch_->cores.size()];
+  Block *block = nullptr;
+  for (auto &b : core.resident)
+    if (b->linear == linear)
+      block = b.get();
+  if (!block)
+    block = &core.admitBlock(linear);
+  Warp &w = block->warps[ref.warp];
+  // A group that waited or exited is followed by the pick runWarp would make first (the same
+  // lanes: nothing else changes this warp's runnable set before it next runs).
+  if (!w.finished && w.group == 0 && w.runnable)
+    w.pickGroup();
+  st.finished = w.finished;
+  st.idle = w.idle || w.group == 0;
+  st.group = w.group;
+  st.pc = w.groupPc;
+  return st;
+}
+
 StepResult Stepper::step(const WarpRef &ref, uint32_t count, const CommitView *reference,
                          const Injection &inject) {
   StepResult result;
@@ -152,7 +185,7 @@ StepResult Stepper::step(const WarpRef &ref, uint32_t count, const CommitView *r
   return result;
 }
 
-LaunchResult Stepper::finish() {
+LaunchResult Stepper::finish(std::optional<uint64_t> timedCycles) {
   LaunchResult result;
   result.fault = fault_;
   if (!launch_)
@@ -163,6 +196,8 @@ LaunchResult Stepper::finish() {
     result.cycles = std::max(result.cycles, c->cycle);
     result.blocks += c->blocksDone;
   }
+  if (timedCycles)
+    result.cycles = *timedCycles;
   if (!finished_) {
     launch_->recorder->flush();
     device_.cycles_ += result.cycles;

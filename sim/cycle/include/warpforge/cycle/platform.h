@@ -36,8 +36,9 @@ public:
   PcieEndpoint pcie;
   DmaEngine dma;
 
-  /// `params` must be valid (PlatformParams::validate).
-  Platform(sc_core::sc_module_name name, const PlatformParams &params);
+  /// `params` must be valid (PlatformParams::validate). Card memory has port 0 for the DMA
+  /// engine and `cardPorts` more for other initiators (the GPU's L2: port 1).
+  Platform(sc_core::sc_module_name name, const PlatformParams &params, unsigned cardPorts = 0);
 
   /// Every child's statistics, in the child groups "dram", "pcie" and "dma" of `group`.
   void registerStats(stats::Group &group) const {

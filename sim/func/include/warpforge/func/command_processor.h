@@ -10,6 +10,7 @@
 #include "warpforge/isa/device_plugin.h"
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 
 namespace wf::func {
@@ -43,6 +44,11 @@ public:
   /// Whether an enabled interrupt is pending.
   bool irqPending() const;
 
+  /// What runs a LAUNCH in place of Device::launch: a timing model that takes the emulator's
+  /// behaviour through its Stepper (the cycle device). Empty: Device::launch.
+  using Launcher = std::function<LaunchResult(const LaunchDesc &, const RunOptions &)>;
+  void setLauncher(Launcher launcher) { launcher_ = std::move(launcher); }
+
   /// Commit trace of launches (docs/commit-trace.md), for debugging through the protocol.
   void setTrace(std::ostream *trace) { trace_ = trace; }
 
@@ -63,6 +69,7 @@ private:
   wf_host_dma_port port_{};
   std::recursive_mutex mutex_;
   std::ostream *trace_ = nullptr;
+  Launcher launcher_;
 
   uint64_t queueBase_ = 0;
   uint32_t queueSize_ = 0;

@@ -42,6 +42,15 @@ enum class StepStatus : uint8_t {
   Invalid,  ///< no such warp in the grid, or the launch itself is invalid
 };
 
+/// Where a warp stands between steps: what a timing model needs to know to fetch for it.
+struct WarpStatus {
+  bool started = false;  ///< its block is resident (it has been stepped, or Stepper::start)
+  bool finished = false; ///< every lane has exited
+  bool idle = false;     ///< no group: its lanes wait at a barrier until another warp releases them
+  uint32_t group = 0;    ///< lanes of its current group
+  uint32_t pc = 0;       ///< the group's pc: the next instruction it executes
+};
+
 struct StepResult {
   StepStatus status = StepStatus::Ran;
   uint32_t executed = 0; ///< warp instructions committed
@@ -65,13 +74,17 @@ public:
                   const Injection &inject = {});
   /// Whether every lane of `warp` has exited.
   bool finished(const WarpRef &warp) const;
+  /// The warp's group and pc (its block is made resident if it is not yet). A warp whose group
+  /// waited or exited and that has runnable lanes gets its next group picked here.
+  WarpStatus status(const WarpRef &warp);
   /// Warps in the grid, in block-linear then warp order.
   std::vector<WarpRef> warps() const;
   /// The launch's fault (or why it is invalid), once there is one.
   const std::optional<Fault> &fault() const { return fault_; }
   /// Instruction and block counts so far; adds the cycles to the device's counter once, at the
-  /// first call.
-  LaunchResult finish();
+  /// first call: the emulator's count, or `timedCycles` when a timing model drove the steps (the
+  /// cycle model), which then is also the result's `cycles`.
+  LaunchResult finish(std::optional<uint64_t> timedCycles = std::nullopt);
 
 private:
   Device &device_;
