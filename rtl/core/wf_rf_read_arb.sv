@@ -23,7 +23,8 @@ module wf_rf_read_arb #(
   output logic [Banks-1:0]                         grant_valid_o,
   output logic [Banks-1:0][CollBits-1:0]           grant_coll_o,
   output logic [Banks-1:0][SlotBits-1:0]           grant_slot_o,
-  output logic [Collectors-1:0][Slots-1:0]         slots_granted_o
+  output logic [Collectors-1:0][Slots-1:0]         slots_granted_o,
+  output logic [Collectors-1:0][Collectors-1:0]    older_o   // [a][b]: a allocated before b
 );
 
   // older_q[a][b]: collector a was allocated before collector b.
@@ -94,6 +95,8 @@ module wf_rf_read_arb #(
       end
     end
   end
+
+  assign older_o = older_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

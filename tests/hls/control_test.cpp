@@ -1,6 +1,7 @@
 // The core's control decisions in hls/: the warp scheduler's pick (warp_scheduler.h), the
 // scoreboard (scoreboard.h) and the register-file read arbiter (rf_arbiter.h), against the rules of docs/microarchitecture.md worked by hand on
 // small cases, and invariants on random stimulus.
+#include "warpforge/hls/operand_collector.h"
 #include "warpforge/hls/rf_arbiter.h"
 #include "warpforge/hls/scoreboard.h"
 #include "warpforge/hls/warp_scheduler.h"
@@ -206,6 +207,87 @@ TEST(RfReadArbiter, OldestCollectorThenLowestSlotWinsEachBank) {
   // Re-allocating collector 2 makes it the youngest.
   arb.step(none, 0b0100);
   EXPECT_EQ(arb.grant(req).collector[3], 0);
+}
+
+// An FFMA-shaped issue: ra, rb, rc one register each, in warp 0 with rfBase 0.
+std::array<OcIssue, kMaxOcIssue> ffma(uint8_t a, uint8_t b, uint8_t c) {
+  std::array<OcIssue, kMaxOcIssue> is{};
+  is[0].valid = true;
+  is[0].roles[0] = OcRole{a, 1, true};
+  is[0].roles[1] = OcRole{b, 1, true};
+  is[0].roles[2] = OcRole{c, 1, true};
+  return is;
+}
+
+// docs/microarchitecture.md's FFMA timing (P = 2, sources in different banks): issued in t, reads
+// granted t + 1, pass 0 complete and dispatched t + 3, pass 1's reads granted t + 3, pass 1
+// dispatched t + 5, the collector free from t + 6.
+TEST(OperandCollectors, FfmaReadTimingOfTheDocument) {
+  OperandCollectors oc(4, 8, 2);
+  const std::array<OcIssue, kMaxOcIssue> none{};
+  OcCycle t0 = oc.step(ffma(1, 2, 3), 0); // t
+  EXPECT_EQ(t0.issueColl[0], 0);
+  EXPECT_EQ(t0.grant.bankValid, 0);
+  EXPECT_FALSE(oc.passReady(0));
+  OcCycle t1 = oc.step(none, 0); // t + 1: first cycle, all three reads granted
+  EXPECT_EQ(t1.grant.bankValid, 0b1110);
+  EXPECT_EQ(t1.row[1], 0); // register 1: bank 1, row 0 x 2 + pass 0
+  EXPECT_FALSE(oc.passReady(0));
+  oc.step(none, 0); // t + 2: delivery
+  EXPECT_TRUE(oc.passReady(0)); // t + 3
+  OcCycle t3 = oc.step(none, 1); // pass 0 dispatches, pass 1's reads granted
+  EXPECT_EQ(t3.grant.bankValid, 0b1110);
+  EXPECT_EQ(t3.row[2], 1); // pass 1's row
+  EXPECT_FALSE(oc.passReady(0)); // t + 4
+  oc.step(none, 0);
+  EXPECT_TRUE(oc.passReady(0)); // t + 5
+  EXPECT_EQ(oc.pass(0), 1u);
+  oc.step(none, 1);
+  EXPECT_EQ(oc.freeMask() & 1, 1u); // t + 6
+}
+
+TEST(OperandCollectors, BankConflictsAndNoReadPasses) {
+  OperandCollectors oc(4, 8, 2);
+  const std::array<OcIssue, kMaxOcIssue> none{};
+  oc.step(ffma(1, 9, 17), 0); // all in bank 1: one read a cycle, lowest slot first
+  OcCycle g1 = oc.step(none, 0);
+  EXPECT_EQ(g1.grant.slotsGranted[0], 0b001);
+  OcCycle g2 = oc.step(none, 0);
+  EXPECT_EQ(g2.grant.slotsGranted[0], 0b010);
+  EXPECT_FALSE(oc.passReady(0));
+  oc.step(none, 0); // the last read, granted in t + 3, is delivered at the end of t + 4
+  EXPECT_FALSE(oc.passReady(0));
+  oc.step(none, 0);
+  EXPECT_TRUE(oc.passReady(0));
+  // An instruction with no register reads: complete in t + 2, then every other cycle.
+  OperandCollectors nr(2, 4, 2);
+  std::array<OcIssue, kMaxOcIssue> mov{};
+  mov[0].valid = true;
+  nr.step(mov, 0);
+  EXPECT_FALSE(nr.passReady(0));
+  nr.step(none, 0);
+  EXPECT_TRUE(nr.passReady(0));
+  nr.step(none, 1);
+  EXPECT_FALSE(nr.passReady(0));
+  nr.step(none, 0);
+  EXPECT_TRUE(nr.passReady(0));
+}
+
+TEST(OperandCollectors, WriteAfterReadPendingUntilTheLastPassIsGranted) {
+  OperandCollectors oc(2, 8, 2);
+  const std::array<OcIssue, kMaxOcIssue> none{};
+  std::array<OcIssue, kMaxOcIssue> is = ffma(1, 2, 3);
+  is[0].roles[1] = OcRole{255, 1, false}; // RZ: no read, never pending
+  oc.step(is, 0);
+  EXPECT_TRUE(oc.pending(0).role[0]);
+  EXPECT_FALSE(oc.pending(0).role[1]);
+  oc.step(none, 0);
+  oc.step(none, 0);
+  EXPECT_TRUE(oc.pending(0).role[0]); // pass 0 read, pass 1 not yet
+  oc.step(none, 1);                   // pass 1's reads granted
+  EXPECT_FALSE(oc.pending(0).role[0]);
+  EXPECT_FALSE(oc.pending(0).role[2]);
+  EXPECT_TRUE(oc.pending(0).valid);
 }
 
 } // namespace
