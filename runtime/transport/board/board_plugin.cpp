@@ -151,7 +151,12 @@ struct wf_device_model {
     }
     for (int i = 0; i < nfds; ++i)
       ::close(fds[i]);
-    return reply.status == 0;
+    if (reply.status != uint32_t(WireStatus::Ok)) {
+      // The server ends the session after any refusal: the device is gone for this program.
+      lostReason = wireStatusText(reply.status);
+      return false;
+    }
+    return true;
   }
 
   bool inMemory(uint64_t address, uint64_t bytes) const {

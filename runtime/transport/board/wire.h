@@ -32,8 +32,39 @@ struct WireRequest {
   uint32_t reserved;
 };
 
+/// A reply's status. Anything but Ok ends the program's session: the server closes the connection
+/// after sending it (docs/runtime.md, "Board server").
+enum class WireStatus : uint32_t {
+  Ok = 0,
+  BadRequest = 1,  ///< an unknown operation or a register offset outside the register file
+  BadDoorbell = 2, ///< a doorbell or ring that does not fit the ring size or the DMA window
+  TimeLimit = 3,   ///< a doorbell's commands ran past the server's launch time limit
+  IdleLimit = 4,   ///< the program said nothing for the idle limit while another one waited
+  Stopping = 5,    ///< the server is shutting down (SIGTERM or SIGINT)
+};
+
+/// Why the server ended a session, for the client's "lost the device" message.
+inline const char *wireStatusText(uint32_t status) {
+  switch (WireStatus(status)) {
+  case WireStatus::Ok:
+    return "no error";
+  case WireStatus::BadRequest:
+    return "the board server refused a malformed request";
+  case WireStatus::BadDoorbell:
+    return "the board server refused a doorbell outside the command ring or a ring outside the "
+           "DMA window";
+  case WireStatus::TimeLimit:
+    return "the board server ended the program: a launch ran past its time limit";
+  case WireStatus::IdleLimit:
+    return "the board server ended the program: it was idle while another program waited";
+  case WireStatus::Stopping:
+    return "the board server is shutting down";
+  }
+  return "the board server ended the program";
+}
+
 struct WireReply {
-  uint32_t status; ///< 0: done
+  uint32_t status; ///< WireStatus
   uint32_t value;  ///< Read: the register
   uint64_t memoryBytes;
   uint64_t windowBytes;
