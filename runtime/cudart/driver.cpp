@@ -108,6 +108,17 @@ CUresult ready() {
   if (CUresult r_ = ready(); r_ != kSuccess)                                                       \
   return r_
 
+/// Set when this thread destroyed its current context and has made none current since: it then
+/// has no current context, and calls that need one return CUDA_ERROR_INVALID_CONTEXT, as CUDA's
+/// do. A thread that never touched contexts uses the primary one (as after a runtime API call).
+thread_local bool tContextGone = false;
+
+/// DRIVER_CALL for calls that work in the current context (memory, copies, fills).
+#define CONTEXT_CALL()                                                                             \
+  DRIVER_CALL();                                                                                   \
+  if (tContextStack.empty() && tContextGone)                                                       \
+  return kInvalidContext
+
 CUresult validDevice(CUdevice dev) { return dev == 0 ? kSuccess : kInvalidDevice; }
 
 CUmod_st *liveModule(CUmodule m) {
@@ -324,6 +335,7 @@ CUresult cuCtxCreate_v2(CUcontext *ctx, unsigned flags, CUdevice dev) {
     return r;
   ++gPrimary.refs;
   tContextStack.push_back(&gPrimary);
+  tContextGone = false;
   *ctx = &gPrimary;
   return kSuccess;
 }
@@ -339,6 +351,7 @@ CUresult cuCtxDestroy_v2(CUcontext ctx) {
     return kInvalidContext;
   --gPrimary.refs;
   std::erase(tContextStack, ctx);
+  tContextGone = tContextStack.empty();
   return kSuccess;
 }
 
@@ -358,8 +371,10 @@ CUresult cuCtxSetCurrent(CUcontext ctx) {
     return kInvalidContext;
   if (!tContextStack.empty())
     tContextStack.pop_back();
-  if (ctx)
+  if (ctx) {
     tContextStack.push_back(ctx);
+    tContextGone = false;
+  }
   return kSuccess;
 }
 
@@ -368,6 +383,7 @@ CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
   if (ctx != &gPrimary)
     return kInvalidContext;
   tContextStack.push_back(ctx);
+  tContextGone = false;
   return kSuccess;
 }
 
@@ -618,7 +634,7 @@ CUresult cuFuncSetAttribute(CUfunction f, int attribute, int value) {
 // --- memory -------------------------------------------------------------------------------------
 
 CUresult cuMemAlloc_v2(CUdeviceptr *address, size_t bytes) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   if (!address || !bytes)
     return kInvalidValue;
   uint64_t a = 0;
@@ -628,12 +644,12 @@ CUresult cuMemAlloc_v2(CUdeviceptr *address, size_t bytes) {
 }
 
 CUresult cuMemFree_v2(CUdeviceptr address) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   return result(rt().free(address));
 }
 
 CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   if (!free || !total)
     return kInvalidValue;
   *total = rt().device()->info().memSize;
@@ -642,14 +658,14 @@ CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
 }
 
 CUresult cuMemAllocHost_v2(void **ptr, size_t bytes) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   if (!ptr)
     return kInvalidValue;
   return result(rt().hostAlloc(bytes, 0, ptr));
 }
 
 CUresult cuMemHostAlloc(void **ptr, size_t bytes, unsigned flags) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   // CU_MEMHOSTALLOC_* have cudaHostAlloc*'s values.
   if (!ptr || flags > 0xf)
     return kInvalidValue;
@@ -657,12 +673,12 @@ CUresult cuMemHostAlloc(void **ptr, size_t bytes, unsigned flags) {
 }
 
 CUresult cuMemFreeHost(void *ptr) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   return result(rt().hostFree(ptr));
 }
 
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *address, void *host, unsigned flags) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   if (!address)
     return kInvalidValue;
   if (flags)
@@ -686,32 +702,32 @@ static CUresult copy(void *dst, const void *src, size_t bytes, Runtime::CopyKind
 static void *ptr(CUdeviceptr p) { return reinterpret_cast<void *>(p); }
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   return copy(ptr(dst), src, bytes, Runtime::CopyKind::HostToDevice, nullptr, false);
 }
 
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   return copy(dst, ptr(src), bytes, Runtime::CopyKind::DeviceToHost, nullptr, false);
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   return copy(ptr(dst), ptr(src), bytes, Runtime::CopyKind::DeviceToDevice, nullptr, false);
 }
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes, CUstream s) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   return copy(ptr(dst), src, bytes, Runtime::CopyKind::HostToDevice, s, true);
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes, CUstream s) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   return copy(dst, ptr(src), bytes, Runtime::CopyKind::DeviceToHost, s, true);
 }
 
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   return copy(ptr(dst), ptr(src), bytes, Runtime::CopyKind::DeviceToDevice, s, true);
 }
 
@@ -723,17 +739,17 @@ static CUresult fill(CUdeviceptr dst, uint32_t value, size_t count, unsigned wid
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   return fill(dst, value, count, 1);
 }
 
 CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short value, size_t count) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   return fill(dst, value, count, 2);
 }
 
 CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t count) {
-  DRIVER_CALL();
+  CONTEXT_CALL();
   return fill(dst, value, count, 4);
 }
 

@@ -70,6 +70,14 @@ std::optional<Allocator::Range> Allocator::find(uint64_t address) const {
   return std::nullopt;
 }
 
+bool Allocator::covers(uint64_t address, uint64_t bytes) const {
+  std::optional<Range> r = find(address);
+  if (!r)
+    return false;
+  uint64_t offset = address - r->base;
+  return offset <= r->requested && bytes <= r->requested - offset;
+}
+
 uint64_t Allocator::freeBytes() const {
   uint64_t total = 0;
   for (auto &[b, s] : free_)

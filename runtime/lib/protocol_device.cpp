@@ -77,6 +77,10 @@ public:
     std::lock_guard lock(mutex_);
     return allocator_.free(address);
   }
+  bool allocated(uint64_t address, uint64_t bytes) override {
+    std::lock_guard lock(mutex_);
+    return allocator_.covers(address, bytes);
+  }
 
   bool read(uint64_t address, void *dst, uint64_t bytes) override {
     std::lock_guard lock(mutex_);

@@ -785,11 +785,14 @@ Error Runtime::free(uint64_t address) {
 }
 
 bool Runtime::isDevice(uint64_t address, uint64_t bytes) const {
+  return device_ && device_->allocated(address, bytes);
+}
+
+bool Runtime::inDeviceMemory(uint64_t address) const {
   if (!device_)
     return false;
   const DeviceInfo &info = device_->info();
-  return address >= info.memBase && address - info.memBase < info.memSize &&
-         bytes <= info.memSize - (address - info.memBase);
+  return address >= info.memBase && address - info.memBase < info.memSize;
 }
 
 uint64_t Runtime::liveDeviceBytes() const {

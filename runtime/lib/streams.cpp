@@ -408,6 +408,10 @@ Error Runtime::memcpy(void *dst, const void *src, uint64_t count, CopyKind kind,
   if (!dst || !src)
     return Error::cudaErrorInvalidValue;
   bool dstDev = isDevice(addr(dst), count), srcDev = isDevice(addr(src), count);
+  // A device address outside every live allocation (freed, from before cudaDeviceReset, or running
+  // past an allocation's end) is refused whatever the direction, never taken for host memory.
+  if ((!dstDev && inDeviceMemory(addr(dst))) || (!srcDev && inDeviceMemory(addr(src))))
+    return Error::cudaErrorInvalidValue;
   switch (kind) {
   case CopyKind::HostToHost: dstDev = srcDev = false; break;
   case CopyKind::HostToDevice:

@@ -23,6 +23,9 @@ public:
   bool free(uint64_t address);
   /// The live allocation containing `address`, if any.
   std::optional<Range> find(uint64_t address) const;
+  /// True when [address, address + bytes) lies inside one live allocation, within the bytes asked
+  /// for: a lookup in the map of live ranges, no per-byte work.
+  bool covers(uint64_t address, uint64_t bytes) const;
   void reset();
 
   uint64_t freeBytes() const;

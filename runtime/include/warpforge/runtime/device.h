@@ -113,6 +113,8 @@ public:
   virtual uint64_t allocate(uint64_t bytes, uint64_t align = 256) = 0;
   /// False when `address` is not the start of a live range.
   virtual bool free(uint64_t address) = 0;
+  /// True when [address, address + bytes) lies inside one live range, within its requested size.
+  virtual bool allocated(uint64_t address, uint64_t bytes) = 0;
 
   virtual bool read(uint64_t address, void *dst, uint64_t bytes) = 0;
   virtual bool write(uint64_t address, const void *src, uint64_t bytes) = 0;

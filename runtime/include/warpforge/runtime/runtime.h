@@ -196,8 +196,12 @@ public:
   /// True when `address` lies in a managed allocation or a __managed__ variable.
   bool isManaged(uint64_t address) const;
   Error free(uint64_t address);
-  /// True when [address, address+bytes) lies in one live device allocation (or module data).
+  /// True when [address, address+bytes) lies in one live device allocation (or module data),
+  /// within the bytes asked for: every copy, fill and symbol access is checked with it.
   bool isDevice(uint64_t address, uint64_t bytes = 1) const;
+  /// True when `address` is a device-memory address at all, live or not (a freed pointer, one kept
+  /// from before cudaDeviceReset, one past an allocation's end).
+  bool inDeviceMemory(uint64_t address) const;
   Error hostAlloc(uint64_t bytes, unsigned flags, void **ptr);
   Error hostFree(void *ptr);
   /// cudaHostRegister/cudaHostUnregister: page-locked only (the in-process device cannot map
