@@ -7,9 +7,11 @@
 // last error. CUresult values are NVIDIA's; most equal the cudaError_t of the same meaning.
 #include "api_common.h"
 #include "cuda_types.h"
+#include "warpforge/module/wfx.h"
 #include "warpforge/runtime/fatbin.h"
 #include "warpforge/runtime/runtime.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +21,8 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <sys/uio.h>
+#include <unistd.h>
 #include <vector>
 
 using wf::rt::Dim3;
@@ -126,25 +130,92 @@ CUmod_st *liveModule(CUmodule m) {
   return it == gModules.end() || it->second->unloaded ? nullptr : it->second.get();
 }
 
-/// How many bytes of `image` belong to the module: the NUL-terminated PTX text, the fatbinary or
-/// the .wfx as their headers state; 0 when unrecognisable.
-size_t imageSize(const void *image) {
+/// Appends up to `bytes` of this process's memory at `p` to `out`, stopping at the first byte that
+/// cannot be read: process_vm_readv reports an unmapped page as an error where a plain read would
+/// fault. Returns the bytes appended.
+size_t copyReadable(const uint8_t *p, size_t bytes, std::string &out) {
+  size_t done = 0;
+  while (done < bytes) {
+    size_t chunk = std::min<size_t>(bytes - done, size_t(1) << 20);
+    size_t old = out.size();
+    out.resize(old + chunk);
+    iovec local{out.data() + old, chunk};
+    iovec remote{const_cast<uint8_t *>(p + done), chunk};
+    ssize_t n = process_vm_readv(::getpid(), &local, 1, &remote, 1, 0);
+    size_t got = n > 0 ? size_t(n) : 0;
+    out.resize(old + got);
+    done += got;
+    if (got < chunk)
+      break;
+  }
+  return done;
+}
+
+/// The bytes of the module at `image`, which comes with no size: a fatbinary or a .wfx as long as
+/// its header claims (at most fatbin::kMaxFatbinBytes), PTX text up to its NUL. No size in the
+/// image is trusted: the bytes are copied only as far as memory can be read, and an image that
+/// claims more than that, or text with no end, is refused (false).
+bool copyImage(const void *image, std::string &bytes) {
   const auto *p = static_cast<const uint8_t *>(image);
-  uint32_t magic;
-  std::memcpy(&magic, p, 4);
+  std::string head;
+  copyReadable(p, 24, head);
+  uint32_t magic = 0;
+  if (head.size() >= 4)
+    std::memcpy(&magic, head.data(), 4);
+  uint64_t claimed = 0;
   if (magic == wf::rt::fatbin::kFatbinMagic) {
-    uint64_t body;
-    std::memcpy(&body, p + 8, 8); // header: magic, version, header size, then the body size
+    if (head.size() < sizeof(wf::rt::fatbin::Header))
+      return false;
     uint16_t header;
-    std::memcpy(&header, p + 6, 2);
-    return size_t(header) + size_t(body);
-  }
-  if (std::memcmp(p, "WFXM", 4) == 0) {
+    uint64_t body;
+    std::memcpy(&header, head.data() + 6, 2); // magic, version, header size, then the body size
+    std::memcpy(&body, head.data() + 8, 8);
+    if (body > wf::rt::fatbin::kMaxFatbinBytes)
+      return false;
+    claimed = header + body;
+  } else if (head.size() >= 20 && std::memcmp(head.data(), "WFXM", 4) == 0) {
     uint32_t total;
-    std::memcpy(&total, p + 16, 4);
-    return total;
+    std::memcpy(&total, head.data() + 16, 4);
+    claimed = total;
+  } else {
+    // PTX text: read until the NUL, a page-sized step at a time.
+    const size_t step = 4096;
+    while (bytes.size() < wf::rt::fatbin::kMaxFatbinBytes) {
+      size_t from = bytes.size();
+      size_t got = copyReadable(p + from, step, bytes);
+      if (const void *nul = std::memchr(bytes.data() + from, 0, got)) {
+        bytes.resize(size_t(static_cast<const char *>(nul) - bytes.data()) + 1);
+        return true;
+      }
+      if (got < step)
+        return false;
+    }
+    return false;
   }
-  return std::strlen(static_cast<const char *>(image)) + 1;
+  return copyReadable(p, claimed, bytes) == claimed;
+}
+
+/// True when the container in `bytes` (a fatbinary or a .wfx) reads cleanly; PTX text is checked
+/// by the compiler.
+bool containerReads(const std::string &bytes) {
+  const auto *p = reinterpret_cast<const uint8_t *>(bytes.data());
+  uint32_t magic = 0;
+  std::memcpy(&magic, p, std::min<size_t>(4, bytes.size()));
+  std::string error;
+  if (magic == wf::rt::fatbin::kFatbinMagic) {
+    wf::rt::fatbin::Parsed parsed;
+    if (wf::rt::fatbin::parse(p, bytes.size(), parsed, error))
+      return true;
+  } else if (bytes.size() >= 4 && std::memcmp(p, "WFXM", 4) == 0) {
+    auto module = wf::wfx::read({p, bytes.size()});
+    if (module)
+      return true;
+    error = module.error().str();
+  } else {
+    return true;
+  }
+  std::fprintf(stderr, "warpforge: cuModuleLoadData: a damaged image: %s\n", error.c_str());
+  return false;
 }
 
 CUresult loadImage(CUmodule *module, std::string image) {
@@ -435,8 +506,15 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   DRIVER_CALL();
   if (!module || !image)
     return kInvalidValue;
-  size_t size = imageSize(image);
-  return loadImage(module, std::string(static_cast<const char *>(image), size));
+  std::string bytes;
+  if (!copyImage(image, bytes)) {
+    std::fprintf(stderr, "warpforge: cuModuleLoadData: the image's header claims more bytes than "
+                         "can be read, or its text has no end\n");
+    return kInvalidImage;
+  }
+  if (!containerReads(bytes))
+    return kInvalidImage;
+  return loadImage(module, std::move(bytes));
 }
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned numOptions, int *options,
@@ -459,6 +537,8 @@ CUresult cuModuleLoad(CUmodule *module, const char *path) {
     return kFileNotFound;
   std::stringstream bytes;
   bytes << in.rdbuf();
+  if (!containerReads(bytes.str()))
+    return kInvalidImage;
   return loadImage(module, bytes.str());
 }
 

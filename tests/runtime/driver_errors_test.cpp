@@ -116,3 +116,94 @@ TEST(DriverModuleLoad, DamagedFatbinariesAreErrors) {
 }
 
 } // namespace
+
+// cuModuleLoadData takes no size: a header that claims more bytes than there are, or PTX text
+// with no end, must come back as CUDA_ERROR_INVALID_IMAGE without reading past the memory that is
+// there (each image below ends where an unmapped page begins); so must every damaged container.
+#include "warpforge/module/wfx.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace {
+
+constexpr int kInvalidImage = 200;
+
+/// Two pages, the second unmapped: `bytes` placed so that they end where the mapping does.
+struct EdgeOfMemory {
+  size_t page = size_t(sysconf(_SC_PAGESIZE));
+  uint8_t *base = nullptr;
+  explicit EdgeOfMemory() {
+    void *p = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    base = static_cast<uint8_t *>(p);
+    munmap(base + page, page);
+  }
+  ~EdgeOfMemory() { munmap(base, page); }
+  const uint8_t *place(const std::vector<uint8_t> &bytes) {
+    uint8_t *at = base + page - bytes.size();
+    std::memcpy(at, bytes.data(), bytes.size());
+    return at;
+  }
+};
+
+TEST(DriverModuleLoad, CorruptImagesAreInvalidImage) {
+  ASSERT_EQ(cuInit(0), kSuccess);
+  std::string ptx = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k()\n{\n\tret;\n}\n";
+  using wf::rt::fatbin::Entry;
+  std::vector<uint8_t> fatbin =
+      wf::rt::fatbin::build({Entry{wf::rt::fatbin::kKindPtx, 80, 0, false, {ptx.begin(), ptx.end()}}},
+                            false);
+  void *module = nullptr;
+  {
+    EdgeOfMemory edge;
+    ASSERT_EQ(cuModuleLoadData(&module, edge.place(fatbin)), kSuccess) << "an intact fatbinary";
+  }
+  {
+    std::vector<uint8_t> bad = fatbin;
+    uint64_t body = 1 << 20; // a body far longer than the bytes that follow
+    std::memcpy(&bad[8], &body, 8);
+    EdgeOfMemory edge;
+    EXPECT_EQ(cuModuleLoadData(&module, edge.place(bad)), kInvalidImage);
+  }
+  {
+    std::vector<uint8_t> bad = fatbin;
+    uint64_t body = uint64_t(1) << 50;
+    std::memcpy(&bad[8], &body, 8);
+    EdgeOfMemory edge;
+    EXPECT_EQ(cuModuleLoadData(&module, edge.place(bad)), kInvalidImage);
+  }
+  {
+    std::vector<uint8_t> compressed = wf::rt::fatbin::build(
+        {Entry{wf::rt::fatbin::kKindPtx, 80, 0, false, {ptx.begin(), ptx.end()}}}, true);
+    std::vector<uint8_t> bad = compressed;
+    uint32_t headerSize = 0xfffffff0u;
+    std::memcpy(&bad[16 + 4], &headerSize, 4); // EntryHeader::headerSize
+    EXPECT_EQ(cuModuleLoadData(&module, bad.data()), kInvalidImage);
+    bad = compressed;
+    uint64_t uncompressed = uint64_t(1) << 62;
+    std::memcpy(&bad[16 + 56], &uncompressed, 8); // EntryHeader::uncompressedSize
+    EXPECT_EQ(cuModuleLoadData(&module, bad.data()), kInvalidImage);
+  }
+  {
+    wf::wfx::Module m;
+    auto bytes = wf::wfx::write(m);
+    ASSERT_TRUE(bytes);
+    std::vector<uint8_t> bad = *bytes;
+    uint32_t total = 1 << 20;
+    std::memcpy(&bad[16], &total, 4); // the module's total size
+    EdgeOfMemory edge;
+    EXPECT_EQ(cuModuleLoadData(&module, edge.place(bad)), kInvalidImage);
+    bad = *bytes;
+    bad.resize(bad.size() / 2); // cut short: the header's size is still the whole module's
+    EdgeOfMemory cut;
+    EXPECT_EQ(cuModuleLoadData(&module, cut.place(bad)), kInvalidImage);
+  }
+  {
+    std::vector<uint8_t> text(ptx.begin(), ptx.end()); // no NUL before the unmapped page
+    EdgeOfMemory edge;
+    EXPECT_EQ(cuModuleLoadData(&module, edge.place(text)), kInvalidImage);
+  }
+}
+
+} // namespace
