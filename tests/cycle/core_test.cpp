@@ -121,3 +121,52 @@ TEST(CycleCore, SaxpyGridComputesEveryElement) {
   EXPECT_GT(gpu.platform.dram.totalCounters().reads, 0u);
   EXPECT_GT(r.cycles, 0u);
 }
+
+// Barriers and shared memory through the model: 4 warps publish to shared memory and read a
+// neighbour's value between two BARs, 10 times. The values are the emulator's; the model must
+// count barrier stalls and the bank conflicts the bank arbiter gives (thread t at word t: with
+// 16 banks, lanes l and l + 16 share a bank, so every warp access takes two passes).
+TEST(CycleCore, SharedExchangeWithBarriers) {
+  Harness h("default");
+  cycle::Gpu &gpu = gpuFor("default");
+  gpu.issueObserver = nullptr;
+  const uint32_t n = 128, rounds = 10;
+  std::vector<uint32_t> zeros(n, 0);
+  const uint64_t out = h.upload(zeros);
+  Code c;
+  c << s2r(0, SReg::TID_X);
+  emitElementAddress(c, 2, 0, 0, 4, 9);
+  c << Inst(Opcode::MOV).rd(4).ra(0) << mov32(5, 0) << Inst(Opcode::SHL_I).rd(6).ra(0).imm(2)
+    << iaddI(7, 0, 1) << Inst(Opcode::LOP_I).rd(7).ra(7).imm(n - 1).mod("fn", "AND")
+    << Inst(Opcode::SHL_I).rd(7).ra(7).imm(2);
+  c.label("loop");
+  c << Inst(Opcode::STS).ra(6).rd(4) << Inst(Opcode::BAR) << Inst(Opcode::LDS).rd(8).ra(7)
+    << Inst(Opcode::BAR) << Inst(Opcode::IADD).rd(4).ra(4).rb(8) << iaddI(5, 5, 1)
+    << isetpI(0, 5, rounds, "LT") << bra("loop").guard(0);
+  c << stg(2, 4) << exitInst();
+  Params p;
+  p.u64(out);
+  func::LaunchDesc d = h.describe(c, {1, 1, 1}, {n, 1, 1}, p);
+  d.sharedStatic = n * 4;
+  func::LaunchResult r = gpu.launch(h.dev, d, {});
+  ASSERT_FALSE(r.fault) << r.fault->describe();
+  std::vector<uint32_t> x(n);
+  for (uint32_t t = 0; t < n; ++t)
+    x[t] = t;
+  for (uint32_t round = 0; round < rounds; ++round) {
+    std::vector<uint32_t> next(n);
+    for (uint32_t t = 0; t < n; ++t)
+      next[t] = x[t] + x[(t + 1) % n];
+    x = next;
+  }
+  std::vector<uint32_t> v = h.download<uint32_t>(out, n);
+  for (uint32_t t = 0; t < n; ++t)
+    ASSERT_EQ(v[t], x[t]) << "thread " << t;
+  const cycle::CoreCounters &k = gpu.core(0).counters();
+  const uint64_t accesses = uint64_t(n / 32) * rounds * 2;
+  const unsigned banks = isa::findConfig("default")->sharedBanks;
+  EXPECT_EQ(k.sharedAccesses, accesses);
+  EXPECT_EQ(k.sharedBankConflicts, accesses * (32 / banks - 1));
+  EXPECT_GT(k.stallBarrier, 0u);
+  EXPECT_EQ(k.warpInsts, r.warpInsts);
+}

@@ -64,6 +64,7 @@ public:
   /// Core cycles of every launch so far.
   uint64_t cycles() const { return cyclesTotal_; }
   const GpuParams &params() const { return params_; }
+  const SimtCore &core(unsigned i) const { return *cores_[i]; }
   /// gpu.core<i>.*, gpu.l2.*, gpu.cycles ... and the platform's groups (dram, pcie, dma).
   void registerStats(stats::Group &group) const;
 
