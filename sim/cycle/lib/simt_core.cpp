@@ -493,7 +493,11 @@ void SimtCore::dispatch(uint64_t now) {
     const size_t u = size_t(in.unit);
     if (taken[u] || col.pending)
       continue;
-    const uint64_t readyAt = col.anyRead ? col.lastGrant + 2 : col.passStart + 1;
+    // hls/operand_collector.h's rule: complete two cycles after the last grant; without reads,
+    // pass 0 after the collector's first cycle, a later pass two cycles after it became current.
+    const uint64_t readyAt = col.anyRead      ? col.lastGrant + 2
+                             : col.pass == 0 ? col.passStart + 1
+                                             : col.passStart + 2;
     if (readyAt > now || unitFree_[u] > now)
       continue;
     const bool last = col.pass + 1 == col.passes;
