@@ -44,10 +44,6 @@ module wf_cache_tags #(
     $error("wf_cache_tags: Sets must be a power of two");
   end
 
-  function automatic logic [SetBits-1:0] set_of(logic [LineAddrBits-1:0] line);
-    set_of = Sets > 1 ? SetBits'(line % Sets) : '0;
-  endfunction
-
   function automatic logic [TagBits-1:0] tag_of(logic [LineAddrBits-1:0] line);
     tag_of = TagBits'(line >> $clog2(Sets));
   endfunction
@@ -76,7 +72,7 @@ module wf_cache_tags #(
   logic [Ways-1:0][TagBits-1:0] look_tags_q;
 
   assign look_valid_d = lookup_valid_i;
-  assign look_set_d   = set_of(lookup_line_i);
+  assign look_set_d   = Sets > 1 ? lookup_line_i[SetBits-1:0] : '0;
   assign look_tag_d   = tag_of(lookup_line_i);
   assign look_vbits_d = valid_q[look_set_d];
 
@@ -96,7 +92,7 @@ module wf_cache_tags #(
 
   // Fill victim: the lowest invalid way, else walk the tree.
   logic [SetBits-1:0] fill_set;
-  assign fill_set = set_of(fill_line_i);
+  assign fill_set = Sets > 1 ? fill_line_i[SetBits-1:0] : '0;
 
   always_comb begin
     int unsigned node;
