@@ -33,8 +33,7 @@
 // register reads); Cores, DramChannels and LineBytes size the ports and must equal that
 // configuration's cores, dram_channels and cache_line_bytes (checked at elaboration).
 //
-// Status: the port list is final; the blocks behind it are being built (microarchitecture.md,
-// Status).
+// What is built behind the ports: microarchitecture.md, Status.
 module wf_gpu #(
   parameter int unsigned ConfigIndex = 32'(wf_config_pkg::CFG_DEFAULT),
   parameter int unsigned Cores = wf_config_pkg::ConfigDefaultCores,
@@ -145,72 +144,302 @@ module wf_gpu #(
     $fatal(1, "wf_gpu: Cores, DramChannels and LineBytes must match configuration ConfigIndex");
   end
 
-  // Nothing is built behind the ports yet: every output is idle.
-  assign s_axil_awready_o = 1'b0;
-  assign s_axil_wready_o = 1'b0;
-  assign s_axil_bvalid_o = 1'b0;
-  assign s_axil_bresp_o = 2'b00;
-  assign s_axil_arready_o = 1'b0;
-  assign s_axil_rvalid_o = 1'b0;
-  assign s_axil_rdata_o = '0;
-  assign s_axil_rresp_o = 2'b00;
+  // ---------------------------------------------------------------------------------------------
+  // Control registers and the command processor.
+  logic [63:0] queue_base, completed_seq, cycles;
+  logic [31:0] queue_size, queue_tail, queue_head, watchdog_minsts;
+  logic        queue_clear, ctrl_reset, ctrl_scrub, cp_idle, faulted;
+  logic [1:0]  irq_set;
 
-  assign m_axi_host_awvalid_o = 1'b0;
+  wf_ctrl_regs #(
+    .ConfigIndex(ConfigIndex),
+    .GlobalSize (64'(Cfg.global_mem_mib) << 20),
+    .ClockMhz   (Cfg.clock_mhz)
+  ) u_regs (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .s_axil_awvalid_i (s_axil_awvalid_i),
+    .s_axil_awready_o (s_axil_awready_o),
+    .s_axil_awaddr_i  (s_axil_awaddr_i),
+    .s_axil_wvalid_i  (s_axil_wvalid_i),
+    .s_axil_wready_o  (s_axil_wready_o),
+    .s_axil_wdata_i   (s_axil_wdata_i),
+    .s_axil_wstrb_i   (s_axil_wstrb_i),
+    .s_axil_bvalid_o  (s_axil_bvalid_o),
+    .s_axil_bready_i  (s_axil_bready_i),
+    .s_axil_bresp_o   (s_axil_bresp_o),
+    .s_axil_arvalid_i (s_axil_arvalid_i),
+    .s_axil_arready_o (s_axil_arready_o),
+    .s_axil_araddr_i  (s_axil_araddr_i),
+    .s_axil_rvalid_o  (s_axil_rvalid_o),
+    .s_axil_rready_i  (s_axil_rready_i),
+    .s_axil_rdata_o   (s_axil_rdata_o),
+    .s_axil_rresp_o   (s_axil_rresp_o),
+    .dma_window_size_i(dma_window_size_i),
+    .queue_head_i     (queue_head),
+    .completed_seq_i  (completed_seq),
+    .cycles_i         (cycles),
+    .idle_i           (cp_idle),
+    .faulted_i        (faulted),
+    .irq_set_i        (irq_set),
+    .queue_base_o     (queue_base),
+    .queue_size_o     (queue_size),
+    .queue_tail_o     (queue_tail),
+    .queue_clear_o    (queue_clear),
+    .reset_o          (ctrl_reset),
+    .scrub_o          (ctrl_scrub),
+    .watchdog_minsts_o(watchdog_minsts),
+    .irq_o            (irq_o)
+  );
+
+  // Requesters of the memory system: the cores, then the command processor.
+  localparam int unsigned Requesters = Cores + 1;
+  logic [Requesters-1:0]                 mem_req_valid, mem_req_ready, mem_rsp_valid, mem_rsp_ready;
+  wf_soc_pkg::mem_req_t [Requesters-1:0] mem_req;
+  wf_soc_pkg::mem_rsp_t [Requesters-1:0] mem_rsp;
+
+  logic         param_we;
+  logic [31:0]  param_waddr;
+  logic [511:0] param_wdata;
+  logic [63:0]  param_wmask;
+  logic         launch_start, launch_done, stop, fault_valid;
+  wf_soc_pkg::launch_cfg_t launch_cfg;
+  wf_soc_pkg::fault_t      fault;
+  logic [31:0]  warp_insts, thread_insts;
+
+  wf_cmd_proc #(
+    .ConfigIndex(ConfigIndex),
+    .LineBytes  (LineBytes)
+  ) u_cp (
+    .clk_i               (clk_i),
+    .rst_ni              (rst_ni),
+    .dma_window_size_i   (dma_window_size_i),
+    .queue_base_i        (queue_base),
+    .queue_size_i        (queue_size),
+    .queue_tail_i        (queue_tail),
+    .queue_clear_i       (queue_clear),
+    .reset_i             (ctrl_reset),
+    .watchdog_minsts_i   (watchdog_minsts),
+    .queue_head_o        (queue_head),
+    .completed_seq_o     (completed_seq),
+    .cycles_o            (cycles),
+    .idle_o              (cp_idle),
+    .faulted_o           (faulted),
+    .irq_set_o           (irq_set),
+    .m_axi_host_awvalid_o(m_axi_host_awvalid_o),
+    .m_axi_host_awready_i(m_axi_host_awready_i),
+    .m_axi_host_awaddr_o (m_axi_host_awaddr_o),
+    .m_axi_host_wvalid_o (m_axi_host_wvalid_o),
+    .m_axi_host_wready_i (m_axi_host_wready_i),
+    .m_axi_host_wdata_o  (m_axi_host_wdata_o),
+    .m_axi_host_wstrb_o  (m_axi_host_wstrb_o),
+    .m_axi_host_bvalid_i (m_axi_host_bvalid_i),
+    .m_axi_host_bready_o (m_axi_host_bready_o),
+    .m_axi_host_bresp_i  (m_axi_host_bresp_i),
+    .m_axi_host_arvalid_o(m_axi_host_arvalid_o),
+    .m_axi_host_arready_i(m_axi_host_arready_i),
+    .m_axi_host_araddr_o (m_axi_host_araddr_o),
+    .m_axi_host_rvalid_i (m_axi_host_rvalid_i),
+    .m_axi_host_rready_o (m_axi_host_rready_o),
+    .m_axi_host_rdata_i  (m_axi_host_rdata_i),
+    .m_axi_host_rresp_i  (m_axi_host_rresp_i),
+    .mem_req_valid_o     (mem_req_valid[Cores]),
+    .mem_req_ready_i     (mem_req_ready[Cores]),
+    .mem_req_o           (mem_req[Cores]),
+    .mem_rsp_valid_i     (mem_rsp_valid[Cores]),
+    .mem_rsp_ready_o     (mem_rsp_ready[Cores]),
+    .mem_rsp_i           (mem_rsp[Cores]),
+    .param_we_o          (param_we),
+    .param_waddr_o       (param_waddr),
+    .param_wdata_o       (param_wdata),
+    .param_wmask_o       (param_wmask),
+    .launch_start_o      (launch_start),
+    .launch_cfg_o        (launch_cfg),
+    .launch_done_i       (launch_done),
+    .fault_valid_i       (fault_valid),
+    .fault_i             (fault),
+    .warp_insts_i        (warp_insts),
+    .thread_insts_i      (thread_insts),
+    .stop_o              (stop)
+  );
+
+  // The host-DMA master: single-beat INCR bursts of 64 bytes, one transaction at a time, ID 0.
   assign m_axi_host_awid_o = '0;
-  assign m_axi_host_awaddr_o = '0;
-  assign m_axi_host_awlen_o = '0;
-  assign m_axi_host_awsize_o = '0;
-  assign m_axi_host_awburst_o = '0;
-  assign m_axi_host_wvalid_o = 1'b0;
-  assign m_axi_host_wdata_o = '0;
-  assign m_axi_host_wstrb_o = '0;
-  assign m_axi_host_wlast_o = 1'b0;
-  assign m_axi_host_bready_o = 1'b0;
-  assign m_axi_host_arvalid_o = 1'b0;
+  assign m_axi_host_awlen_o = 8'd0;
+  assign m_axi_host_awsize_o = 3'($clog2(wf_soc_pkg::HostDataBytes));
+  assign m_axi_host_awburst_o = 2'b01;
+  assign m_axi_host_wlast_o = 1'b1;
   assign m_axi_host_arid_o = '0;
-  assign m_axi_host_araddr_o = '0;
-  assign m_axi_host_arlen_o = '0;
-  assign m_axi_host_arsize_o = '0;
-  assign m_axi_host_arburst_o = '0;
-  assign m_axi_host_rready_o = 1'b0;
+  assign m_axi_host_arlen_o = 8'd0;
+  assign m_axi_host_arsize_o = 3'($clog2(wf_soc_pkg::HostDataBytes));
+  assign m_axi_host_arburst_o = 2'b01;
 
-  assign m_axi_dram_awvalid_o = '0;
-  assign m_axi_dram_awid_o = '0;
-  assign m_axi_dram_awaddr_o = '0;
-  assign m_axi_dram_awlen_o = '0;
-  assign m_axi_dram_awsize_o = '0;
-  assign m_axi_dram_awburst_o = '0;
-  assign m_axi_dram_wvalid_o = '0;
-  assign m_axi_dram_wdata_o = '0;
-  assign m_axi_dram_wstrb_o = '0;
-  assign m_axi_dram_wlast_o = '0;
-  assign m_axi_dram_bready_o = '0;
-  assign m_axi_dram_arvalid_o = '0;
-  assign m_axi_dram_arid_o = '0;
-  assign m_axi_dram_araddr_o = '0;
-  assign m_axi_dram_arlen_o = '0;
-  assign m_axi_dram_arsize_o = '0;
-  assign m_axi_dram_arburst_o = '0;
-  assign m_axi_dram_rready_o = '0;
+  // ---------------------------------------------------------------------------------------------
+  // Param RAM, block dispatcher, cores.
+  logic [Cores-1:0]        param_req_valid, param_req_ready, param_rsp_valid;
+  logic [Cores-1:0][31:0]  param_req_addr;
+  logic [LineBytes*8-1:0]  param_rsp_rdata;
 
-  assign irq_o = 1'b0;
-  assign commit_valid_o = '0;
-  assign commit_o = '0;
-  assign commit_wb_valid_o = '0;
-  assign commit_wb_o = '0;
-  assign commit_wb_data_o = '0;
+  wf_param_ram #(
+    .Cores    (Cores),
+    .LineBytes(LineBytes)
+  ) u_param_ram (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .we_i       (param_we),
+    .waddr_i    (param_waddr),
+    .wdata_i    (param_wdata),
+    .wmask_i    (param_wmask),
+    .req_valid_i(param_req_valid),
+    .req_ready_o(param_req_ready),
+    .req_addr_i (param_req_addr),
+    .rsp_valid_o(param_rsp_valid),
+    .rsp_rdata_o(param_rsp_rdata)
+  );
 
+  logic [Cores-1:0]   block_valid, block_accept, block_retire, core_idle, core_fault_valid;
+  wf_soc_pkg::block_t block;
+  wf_soc_pkg::fault_t [Cores-1:0] core_fault;
+
+  wf_dispatcher #(
+    .Cores(Cores)
+  ) u_dispatcher (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .launch_start_i(launch_start),
+    .grid_i        (launch_cfg.grid),
+    .stop_i        (stop),
+    .block_valid_o (block_valid),
+    .block_o       (block),
+    .block_accept_i(block_accept),
+    .core_idle_i   (core_idle),
+    .done_o        (launch_done)
+  );
+
+  wf_soc_pkg::param_req_t [Cores-1:0]   param_req;
+  wf_soc_pkg::issue_count_t [Cores-1:0] issue_count;
+
+  for (genvar c = 0; c < Cores; c++) begin : gen_core
+    logic [Cfg.lanes-1:0][31:0] wb_data;
+    wf_soc_pkg::param_rsp_t     param_rsp;
+
+    wf_core #(
+      .CoreId   (c),
+      .Lanes    (Cfg.lanes),
+      .Warps    (Cfg.warps_per_core),
+      .MaxBlocks(Cfg.max_blocks_per_core),
+      .LineBytes(LineBytes)
+    ) u_core (
+      .clk_i            (clk_i),
+      .rst_ni           (rst_ni),
+      .launch_start_i   (launch_start),
+      .launch_cfg_i     (launch_cfg),
+      .block_valid_i    (block_valid[c]),
+      .block_i          (block),
+      .block_accept_o   (block_accept[c]),
+      .block_retire_o   (block_retire[c]),
+      .mem_req_valid_o  (mem_req_valid[c]),
+      .mem_req_ready_i  (mem_req_ready[c]),
+      .mem_req_o        (mem_req[c]),
+      .mem_rsp_valid_i  (mem_rsp_valid[c]),
+      .mem_rsp_ready_o  (mem_rsp_ready[c]),
+      .mem_rsp_i        (mem_rsp[c]),
+      .param_req_valid_o(param_req_valid[c]),
+      .param_req_ready_i(param_req_ready[c]),
+      .param_req_o      (param_req[c]),
+      .param_rsp_valid_i(param_rsp_valid[c]),
+      .param_rsp_i      (param_rsp),
+      .fault_valid_o    (core_fault_valid[c]),
+      .fault_o          (core_fault[c]),
+      .stop_i           (stop),
+      .issue_count_o    (issue_count[c]),
+      .idle_o           (core_idle[c]),
+      .commit_valid_o   (commit_valid_o[c]),
+      .commit_o         (commit_o[c]),
+      .commit_wb_valid_o(commit_wb_valid_o[c]),
+      .commit_wb_o      (commit_wb_o[c]),
+      .commit_wb_data_o (wb_data)
+    );
+
+    assign param_req_addr[c] = param_req[c].addr;
+    assign param_rsp.rdata = wf_soc_pkg::LineBitsMax'(param_rsp_rdata);
+    assign commit_wb_data_o[c] = (wf_config_pkg::ParamMaxLanes * 32)'(wb_data);
+  end
+
+  // The first fault of a cycle: the lowest core's (the command processor keeps the first).
+  always_comb begin
+    fault_valid = 1'b0;
+    fault = '0;
+    for (int c = Cores - 1; c >= 0; c--) begin
+      if (core_fault_valid[c]) begin
+        fault_valid = 1'b1;
+        fault = core_fault[c];
+      end
+    end
+  end
+
+  // Issue counts over all cores, for the watchdog and the completion record.
+  always_comb begin
+    warp_insts = '0;
+    thread_insts = '0;
+    for (int unsigned c = 0; c < Cores; c++) begin
+      warp_insts = warp_insts + 32'(issue_count[c].warp_insts);
+      thread_insts = thread_insts + 32'(issue_count[c].thread_insts);
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Crossbar, L2 banks and the DRAM masters.
+  wf_l2 #(
+    .Requesters(Requesters),
+    .Banks     (Cfg.l2_banks),
+    .Channels  (DramChannels),
+    .LineBytes (LineBytes)
+  ) u_l2 (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_valid_i(mem_req_valid),
+    .req_ready_o(mem_req_ready),
+    .req_i      (mem_req),
+    .rsp_valid_o(mem_rsp_valid),
+    .rsp_ready_i(mem_rsp_ready),
+    .rsp_o      (mem_rsp),
+    .awvalid_o  (m_axi_dram_awvalid_o),
+    .awready_i  (m_axi_dram_awready_i),
+    .awid_o     (m_axi_dram_awid_o),
+    .awaddr_o   (m_axi_dram_awaddr_o),
+    .awlen_o    (m_axi_dram_awlen_o),
+    .awsize_o   (m_axi_dram_awsize_o),
+    .awburst_o  (m_axi_dram_awburst_o),
+    .wvalid_o   (m_axi_dram_wvalid_o),
+    .wready_i   (m_axi_dram_wready_i),
+    .wdata_o    (m_axi_dram_wdata_o),
+    .wstrb_o    (m_axi_dram_wstrb_o),
+    .wlast_o    (m_axi_dram_wlast_o),
+    .bvalid_i   (m_axi_dram_bvalid_i),
+    .bready_o   (m_axi_dram_bready_o),
+    .bid_i      (m_axi_dram_bid_i),
+    .bresp_i    (m_axi_dram_bresp_i),
+    .arvalid_o  (m_axi_dram_arvalid_o),
+    .arready_i  (m_axi_dram_arready_i),
+    .arid_o     (m_axi_dram_arid_o),
+    .araddr_o   (m_axi_dram_araddr_o),
+    .arlen_o    (m_axi_dram_arlen_o),
+    .arsize_o   (m_axi_dram_arsize_o),
+    .arburst_o  (m_axi_dram_arburst_o),
+    .rvalid_i   (m_axi_dram_rvalid_i),
+    .rready_o   (m_axi_dram_rready_o),
+    .rid_i      (m_axi_dram_rid_i),
+    .rdata_i    (m_axi_dram_rdata_i),
+    .rresp_i    (m_axi_dram_rresp_i),
+    .rlast_i    (m_axi_dram_rlast_i)
+  );
+
+  // Single beats need no RLAST or IDs; CONTROL.SCRUB is not built yet; the dispatcher counts
+  // idle cores, not retire pulses.
   logic unused_inputs;
-  assign unused_inputs = ^{clk_i, rst_ni, dma_window_size_i, s_axil_awvalid_i, s_axil_awaddr_i,
-                           s_axil_wvalid_i, s_axil_wdata_i, s_axil_wstrb_i, s_axil_bready_i,
-                           s_axil_arvalid_i, s_axil_araddr_i, s_axil_rready_i,
-                           m_axi_host_awready_i, m_axi_host_wready_i, m_axi_host_bvalid_i,
-                           m_axi_host_bid_i, m_axi_host_bresp_i, m_axi_host_arready_i,
-                           m_axi_host_rvalid_i, m_axi_host_rid_i, m_axi_host_rdata_i,
-                           m_axi_host_rresp_i, m_axi_host_rlast_i, m_axi_dram_awready_i,
-                           m_axi_dram_wready_i, m_axi_dram_bvalid_i, m_axi_dram_bid_i,
-                           m_axi_dram_bresp_i, m_axi_dram_arready_i, m_axi_dram_rvalid_i,
-                           m_axi_dram_rid_i, m_axi_dram_rdata_i, m_axi_dram_rresp_i,
-                           m_axi_dram_rlast_i};
+  assign unused_inputs = ^{ctrl_scrub, block_retire, m_axi_host_bid_i, m_axi_host_rid_i, m_axi_host_rlast_i,
+                           launch_cfg.threads_per_block, launch_cfg.warps_per_block,
+                           launch_cfg.profile_addr};
 
 endmodule
