@@ -13,9 +13,11 @@ name=$(basename "$scratch")
 artifacts="$(dirname "$scratch")/artifacts-$name"
 mkdir -p "$scratch" "$artifacts"
 log="$(dirname "$scratch")/$name.log"
-# -timeout: an input running longer than 30 s (wall clock, on a loaded machine) is a hang; -rss_limit_mb: more memory is a bug.
+# -timeout: an input running longer than 120 s is a hang. It is wall time: on a loaded machine a
+# niced run can stall for half a minute (tests/fuzz/README.md, "Figures"). -rss_limit_mb: more
+# memory is a bug.
 # shellcheck disable=SC2086
-if ! "$fuzzer" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
+if ! "$fuzzer" -max_total_time="$seconds" -timeout=120 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" $args "$scratch" "$@" >"$log" 2>&1; then
   tail -n 60 "$log"
   echo "FAILED: $fuzzer; the input is in $artifacts/" >&2
