@@ -230,7 +230,7 @@ bool RtlDevice::build(std::string &error) {
             commitSink_(core, record);
         },
         nullptr)); // block slot as block_x until wf_gpu reports admissions (docs/rtl-sim.md)
-  started_ = lastProgress_ = std::chrono::steady_clock::now();
+  started_ = lastProgress_ = callStart_ = std::chrono::steady_clock::now();
   resetGpu();
   return true;
 }
@@ -322,21 +322,28 @@ void RtlDevice::progress() {
   if (options_.progressSeconds <= 0)
     return;
   auto now = std::chrono::steady_clock::now();
-  double sinceLast = std::chrono::duration<double>(now - lastProgress_).count();
-  if (sinceLast < options_.progressSeconds)
+  if (std::chrono::duration<double>(now - lastProgress_).count() < options_.progressSeconds)
     return;
-  double rate = double(cycle_ - progressCycle_) / sinceLast;
+  auto busy = busy_ + (now - callStart_);
+  double seconds = std::chrono::duration<double>(busy - busyAtProgress_).count();
+  double rate = seconds > 0 ? double(cycle_ - progressCycle_) / seconds : 0;
   double simulatedMs = double(cycle_) / (config_.clockMhz * 1000.0);
   std::fprintf(stderr, "rtl: %llu cycles, %.3f ms simulated at %u MHz, %.1f kcycles/s\n",
                static_cast<unsigned long long>(cycle_), simulatedMs, config_.clockMhz,
                rate / 1000.0);
   lastProgress_ = now;
+  busyAtProgress_ = busy;
   progressCycle_ = cycle_;
 }
 
 bool RtlDevice::regAccess(uint32_t offset, bool write, uint32_t value, uint32_t &result) {
   if (!lost_.empty())
     return false;
+  callStart_ = std::chrono::steady_clock::now();
+  struct Busy { // adds the time this access runs the clock to busy_
+    RtlDevice &d;
+    ~Busy() { d.busy_ += std::chrono::steady_clock::now() - d.callStart_; }
+  } busy{*this};
   if (write)
     ctrl_->startWrite(offset, value);
   else
@@ -416,6 +423,7 @@ bool RtlDevice::memWrite(uint64_t address, const void *src, uint64_t bytes) {
 uint64_t RtlDevice::advance(uint64_t cycles) {
   if (knownIdle_ || !lost_.empty())
     return 0;
+  callStart_ = std::chrono::steady_clock::now();
   uint64_t run = 0;
   while (run < cycles) {
     step();
@@ -423,6 +431,7 @@ uint64_t RtlDevice::advance(uint64_t cycles) {
     if (news_ || !lost_.empty())
       break;
   }
+  busy_ += std::chrono::steady_clock::now() - callStart_;
   return run;
 }
 

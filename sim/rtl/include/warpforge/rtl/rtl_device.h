@@ -112,7 +112,9 @@ private:
   bool irq_ = false;
   std::string lost_;
   bool tracing_ = false;
-  std::chrono::steady_clock::time_point started_, lastProgress_;
+  // The progress line's rate counts only the time the clock runs, not the host's time between calls.
+  std::chrono::steady_clock::time_point started_, lastProgress_, callStart_;
+  std::chrono::steady_clock::duration busy_{}, busyAtProgress_{};
   uint64_t progressCycle_ = 0;
   bool printedProgress_ = false;
 };
