@@ -208,7 +208,33 @@ def render(features, programs, results, devices, out_path):
             statuses = [feature_status(tests, results.get(d)) for d in devices]
             lines.append("| `%s` | %s | %s | %s | %s |" % (fid, feat["title"].replace("|", "\\|"), feat["ref"].replace("|", "\\|"),
                                                       " | ".join(statuses), "<br>".join(links)))
+    lines += unsupported_section()
     return "\n".join(lines) + "\n"
+
+
+UNSUPPORTED_DEF = os.path.join(HERE, "..", "..", "runtime", "cudart", "unsupported.def")
+
+
+def unsupported_section():
+    """One row per group of runtime/cudart/unsupported.def: the entry points that are exported but
+    answer CUDA's not-supported code, with the group's reason."""
+    text = open(UNSUPPORTED_DEF).read()
+    groups = re.findall(r'^WF_GROUP\((\w+), "(.*)"\)$', text, re.M)
+    entries = re.findall(r"^WF_ENTRY\((\w+), (\w+)\)$", text, re.M)
+    lines = ["", "## Entry points not supported", "",
+             "Exported by the drop-in libraries (every function of the toolkit's headers is), but answering CUDA's",
+             "not-supported code (801) with the reason on stderr; from `runtime/cudart/unsupported.def`. **not",
+             "supported**: the feature cannot work on this device; **not yet**: it could and is not written yet.",
+             "%d entry points in all." % len(entries), "",
+             "| group | status | reason | entry points |", "| --- | --- | --- | --- |"]
+    for gid, reason in groups:
+        names = sorted(n for n, g in entries if g == gid)
+        if not names:
+            continue
+        status = "not yet" if gid == "NotYet" else "not supported"
+        lines.append("| %s (%d) | %s | %s | %s |" % (gid, len(names), status, reason.replace("|", "\\|"),
+                                                  " ".join("`%s`" % n for n in names)))
+    return lines
 
 
 def main(argv):

@@ -23,9 +23,11 @@ struct Entry {
   const char *group;
 };
 const Entry kUnsupported[] = {
+#define WF_GROUP(id, reason)
 #define WF_ENTRY(name, group) {#name, #group},
 #include "unsupported.def"
 #undef WF_ENTRY
+#undef WF_GROUP
 };
 
 TEST(EntryPoints, UnsupportedAnswerNotSupported) {
