@@ -4,6 +4,7 @@
 #include "cuda_types.h"
 #include "texture_api.h"
 #include "warpforge/isa/isa.gen.h"
+#include "warpforge/runtime/occupancy.h"
 #include "warpforge/runtime/runtime.h"
 
 #include <algorithm>
@@ -125,10 +126,6 @@ void fillProps(cudaDeviceProp &p) {
   p.maxBlocksPerMultiProcessor = int(c.maxBlocksPerCore);
   p.deviceNumaId = -1;
   p.hostNumaId = -1;
-}
-
-int occupancy(const wf::wfx::Kernel &k, int blockSize, size_t dyn) {
-  return blockSize <= 0 ? 0 : int(rt().blocksPerCore(k, uint64_t(blockSize), dyn));
 }
 
 /// One recorded operation of a graph (stream capture or the explicit node API). Every stream is
@@ -333,22 +330,6 @@ Error memset3D(cudaPitchedPtr p, int value, cudaExtent e, cudaStream_t stream = 
 
 } // namespace
 
-/// A memory pool: its attributes and statistics (allocations come from the device allocator).
-struct CUmemPoolHandle_st {
-  uint64_t releaseThreshold = 0;
-  int reuse[3] = {1, 1, 1};
-  uint64_t used = 0, usedHigh = 0;
-};
-
-namespace {
-
-CUmemPoolHandle_st gDefaultPool;
-std::set<cudaMemPool_t> gPools{&gDefaultPool};
-cudaMemPool_t gCurrentPool = &gDefaultPool;
-std::map<uint64_t, std::pair<cudaMemPool_t, uint64_t>> gPoolAllocs; ///< base -> pool, bytes
-
-} // namespace
-
 extern "C" {
 
 // --- errors ---
@@ -406,6 +387,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   RETURN(Error::cudaSuccess);
 }
 } // extern "C"
+
+void wf::cudart::deviceProperties(cudaDeviceProp &props) { fillProps(props); }
 
 /// The attribute's value (both API layers ask here; no error state is touched).
 wf::rt::Error wf::cudart::deviceAttribute(int *value, int attribute) {
@@ -477,12 +460,6 @@ cudaError_t cudaDeviceReset(void) {
   gGraphs.clear();
   for (auto *g : gExecs) delete g;
   gExecs.clear();
-  for (auto *p : gPools)
-    if (p != &gDefaultPool) delete p;
-  gPools = {&gDefaultPool};
-  gDefaultPool = CUmemPoolHandle_st{};
-  gCurrentPool = &gDefaultPool;
-  gPoolAllocs.clear();
   gCacheConfig = 0;
   RETURN(Error::cudaSuccess);
 }
@@ -932,10 +909,19 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const
   REQUIRE_DEVICE();
   wf::rt::FunctionRecord *fn = rt().findFunction(func);
   if (!fn) RETURN(Error::cudaErrorInvalidDeviceFunction);
-  const wf::wfx::Kernel *k = rt().kernelOf(*fn);
-  if (!k) RETURN(Error::cudaErrorInvalidDeviceFunction);
-  *n = occupancy(*k, blockSize, dyn);
-  RETURN(Error::cudaSuccess);
+  RETURN(wf::rt::maxActiveBlocksPerCore(rt(), *fn, blockSize, dyn, *n));
+}
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *bytes, const void *func,
+                                                      int numBlocks, int blockSize) {
+  API("cudaOccupancyAvailableDynamicSMemPerBlock");
+  if (!bytes) RETURN(Error::cudaErrorInvalidValue);
+  REQUIRE_DEVICE();
+  wf::rt::FunctionRecord *fn = rt().findFunction(func);
+  if (!fn) RETURN(Error::cudaErrorInvalidDeviceFunction);
+  uint64_t b = 0;
+  Error e = wf::rt::availableDynamicSharedPerBlock(rt(), *fn, numBlocks, blockSize, b);
+  *bytes = size_t(b);
+  RETURN(e);
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *func, int blockSize,
                                                           size_t dyn) {
@@ -1327,27 +1313,23 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   RETURN(Error::cudaSuccess);
 }
 
-// --- stream-ordered allocation and memory pools (streams are synchronous: a free in stream
-// order is a free now, and the next allocation may reuse the memory) ---
+// --- stream-ordered allocation and memory pools (runtime/lib/mempools.cpp): an allocation is
+// made at once; a free returns the memory when the stream reaches it ---
 cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t pool,
                                     cudaStream_t stream) {
   API("cudaMallocFromPoolAsync");
-  if (!ptr || !gPools.count(pool)) RETURN(Error::cudaErrorInvalidValue);
+  if (!ptr || !rt().memPools().valid(pool)) RETURN(Error::cudaErrorInvalidValue);
   REQUIRE_DEVICE();
   if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
   if (capturing(stream)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
   uint64_t a = 0;
   Error e = rt().malloc(size, a);
   *ptr = reinterpret_cast<void *>(a);
-  if (e == Error::cudaSuccess && a) {
-    gPoolAllocs[a] = {pool, size};
-    pool->used += size;
-    pool->usedHigh = std::max(pool->usedHigh, pool->used);
-  }
+  if (e == Error::cudaSuccess && a) rt().memPools().allocated(pool, a, size);
   RETURN(e);
 }
 cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream) {
-  return cudaMallocFromPoolAsync(ptr, size, gCurrentPool, stream);
+  return cudaMallocFromPoolAsync(ptr, size, rt().memPools().current(), stream);
 }
 cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream) {
   API("cudaFreeAsync");
@@ -1355,91 +1337,307 @@ cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream) {
   if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
   if (capturing(stream)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
   Error e = rt().freeAsync(addr(ptr), streamOf(stream));
-  if (auto it = gPoolAllocs.find(addr(ptr)); e == Error::cudaSuccess && it != gPoolAllocs.end()) {
-    it->second.first->used -= it->second.second;
-    gPoolAllocs.erase(it);
-  }
+  if (e == Error::cudaSuccess) rt().memPools().released(addr(ptr));
   RETURN(e);
 }
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device) {
   API("cudaDeviceGetDefaultMemPool");
   if (!pool) RETURN(Error::cudaErrorInvalidValue);
   if (device != 0) RETURN(Error::cudaErrorInvalidDevice);
-  *pool = &gDefaultPool;
+  *pool = rt().memPools().defaultPool();
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device) {
   API("cudaDeviceGetMemPool");
   if (!pool) RETURN(Error::cudaErrorInvalidValue);
   if (device != 0) RETURN(Error::cudaErrorInvalidDevice);
-  *pool = gCurrentPool;
+  *pool = rt().memPools().current();
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool) {
   API("cudaDeviceSetMemPool");
   if (device != 0) RETURN(Error::cudaErrorInvalidDevice);
-  if (!gPools.count(pool)) RETURN(Error::cudaErrorInvalidValue);
-  gCurrentPool = pool;
+  RETURN(rt().memPools().setCurrent(pool));
+}
+// cudaMemLocation: the device's own memory (type 1, id 0) is the only pool location.
+static bool deviceLocation(const cudaMemLocation *location) {
+  return location && location->type == cudaMemLocationTypeDevice && location->id == 0;
+}
+cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *pool, cudaMemLocation *location,
+                                     cudaMemAllocationType type) {
+  API("cudaMemGetDefaultMemPool");
+  if (!pool || !deviceLocation(location) || type != cudaMemAllocationTypePinned)
+    RETURN(Error::cudaErrorInvalidValue);
+  *pool = rt().memPools().defaultPool();
   RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaMemGetMemPool(cudaMemPool_t *pool, cudaMemLocation *location,
+                              cudaMemAllocationType type) {
+  API("cudaMemGetMemPool");
+  if (!pool || !deviceLocation(location) || type != cudaMemAllocationTypePinned)
+    RETURN(Error::cudaErrorInvalidValue);
+  *pool = rt().memPools().current();
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaMemSetMemPool(cudaMemLocation *location, cudaMemAllocationType type,
+                              cudaMemPool_t pool) {
+  API("cudaMemSetMemPool");
+  if (!deviceLocation(location) || type != cudaMemAllocationTypePinned)
+    RETURN(Error::cudaErrorInvalidValue);
+  RETURN(rt().memPools().setCurrent(pool));
 }
 cudaError_t cudaMemPoolCreate(cudaMemPool_t *pool, const void *props) {
   API("cudaMemPoolCreate");
   if (!pool || !props) RETURN(Error::cudaErrorInvalidValue);
   REQUIRE_DEVICE();
-  *pool = new CUmemPoolHandle_st;
-  gPools.insert(*pool);
+  *pool = rt().memPools().create();
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool) {
   API("cudaMemPoolDestroy");
-  if (pool == &gDefaultPool || !gPools.erase(pool)) RETURN(Error::cudaErrorInvalidValue);
-  if (gCurrentPool == pool) gCurrentPool = &gDefaultPool;
-  delete pool;
-  RETURN(Error::cudaSuccess);
+  RETURN(rt().memPools().destroy(pool));
 }
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t) {
   API("cudaMemPoolTrimTo");
-  RETURN(gPools.count(pool) ? Error::cudaSuccess : Error::cudaErrorInvalidValue);
+  // Freed memory is back in the device allocator at once: nothing is held to trim.
+  RETURN(rt().memPools().valid(pool) ? Error::cudaSuccess : Error::cudaErrorInvalidValue);
 }
 cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value) {
   API("cudaMemPoolSetAttribute");
-  if (!gPools.count(pool) || !value) RETURN(Error::cudaErrorInvalidValue);
-  switch (attr) {
-  case cudaMemPoolReuseFollowEventDependencies:
-  case cudaMemPoolReuseAllowOpportunistic:
-  case cudaMemPoolReuseAllowInternalDependencies:
-    pool->reuse[int(attr) - 1] = *static_cast<int *>(value);
-    break;
-  case cudaMemPoolAttrReleaseThreshold: pool->releaseThreshold = *static_cast<uint64_t *>(value); break;
-  case cudaMemPoolAttrReservedMemHigh:
-  case cudaMemPoolAttrUsedMemHigh:
-    // Only resetting to zero is allowed: the high-water mark restarts from the current use.
-    if (*static_cast<uint64_t *>(value) != 0) RETURN(Error::cudaErrorInvalidValue);
-    pool->usedHigh = pool->used;
-    break;
-  default: RETURN(Error::cudaErrorInvalidValue);
-  }
-  RETURN(Error::cudaSuccess);
+  RETURN(rt().memPools().setAttribute(pool, int(attr), value));
 }
 cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value) {
   API("cudaMemPoolGetAttribute");
-  if (!gPools.count(pool) || !value) RETURN(Error::cudaErrorInvalidValue);
-  switch (attr) {
-  case cudaMemPoolReuseFollowEventDependencies:
-  case cudaMemPoolReuseAllowOpportunistic:
-  case cudaMemPoolReuseAllowInternalDependencies:
-    *static_cast<int *>(value) = pool->reuse[int(attr) - 1];
-    break;
-  case cudaMemPoolAttrReleaseThreshold: *static_cast<uint64_t *>(value) = pool->releaseThreshold; break;
-  // Freed memory goes back to the device at once: reserved equals used.
-  case cudaMemPoolAttrReservedMemCurrent:
-  case cudaMemPoolAttrUsedMemCurrent: *static_cast<uint64_t *>(value) = pool->used; break;
-  case cudaMemPoolAttrReservedMemHigh:
-  case cudaMemPoolAttrUsedMemHigh: *static_cast<uint64_t *>(value) = pool->usedHigh; break;
-  default: RETURN(Error::cudaErrorInvalidValue);
-  }
+  RETURN(rt().memPools().getAttribute(pool, int(attr), value));
+}
+// Access: the one device reads and writes every pool (cudaMemAccessFlagsProtReadWrite, 3).
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool, const cudaMemAccessDesc *descs, size_t count) {
+  API("cudaMemPoolSetAccess");
+  if (!rt().memPools().valid(pool) || (count && !descs)) RETURN(Error::cudaErrorInvalidValue);
+  for (size_t i = 0; i < count; ++i)
+    if (!deviceLocation(&descs[i].location)) RETURN(Error::cudaErrorInvalidDevice);
+    else if (descs[i].flags != cudaMemAccessFlagsProtReadWrite) RETURN(Error::cudaErrorInvalidValue);
   RETURN(Error::cudaSuccess);
 }
+cudaError_t cudaMemPoolGetAccess(cudaMemAccessFlags *flags, cudaMemPool_t pool,
+                                 cudaMemLocation *location) {
+  API("cudaMemPoolGetAccess");
+  if (!flags || !rt().memPools().valid(pool) || !location) RETURN(Error::cudaErrorInvalidValue);
+  if (!deviceLocation(location)) RETURN(Error::cudaErrorInvalidDevice);
+  *flags = cudaMemAccessFlagsProtReadWrite;
+  RETURN(Error::cudaSuccess);
+}
+
+// --- devices, peers and queries (one device: device 0, no peer) ---
+cudaError_t cudaChooseDevice(int *device, const cudaDeviceProp *prop) {
+  API("cudaChooseDevice");
+  if (!device || !prop) RETURN(Error::cudaErrorInvalidValue);
+  *device = 0; // the only device is the closest match to any request
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaInitDevice(int device, unsigned deviceFlags, unsigned flags) {
+  API("cudaInitDevice");
+  if (device != 0) RETURN(Error::cudaErrorInvalidDevice);
+  if (flags != 0) RETURN(Error::cudaErrorInvalidValue);
+  gDeviceFlags = deviceFlags;
+  RETURN(rt().ensureDevice());
+}
+cudaError_t cudaSetValidDevices(int *devices, int len) {
+  API("cudaSetValidDevices");
+  if (len < 0 || (len > 0 && !devices)) RETURN(Error::cudaErrorInvalidValue);
+  for (int i = 0; i < len; ++i)
+    if (devices[i] != 0) RETURN(Error::cudaErrorInvalidDevice);
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice) {
+  API("cudaDeviceCanAccessPeer");
+  if (!canAccessPeer) RETURN(Error::cudaErrorInvalidValue);
+  if (device != 0 || peerDevice != 0) RETURN(Error::cudaErrorInvalidDevice);
+  *canAccessPeer = 0; // a device is not its own peer
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned flags) {
+  API("cudaDeviceEnablePeerAccess");
+  if (flags != 0) RETURN(Error::cudaErrorInvalidValue);
+  // The only device is the current one, which cannot be its own peer.
+  (void)peerDevice;
+  RETURN(Error::cudaErrorInvalidDevice);
+}
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
+  API("cudaDeviceDisablePeerAccess");
+  (void)peerDevice;
+  RETURN(Error::cudaErrorInvalidDevice);
+}
+cudaError_t cudaDeviceGetP2PAttribute(int *value, int attr, int srcDevice, int dstDevice) {
+  API("cudaDeviceGetP2PAttribute");
+  if (!value || attr < 1 || attr > 4) RETURN(Error::cudaErrorInvalidValue);
+  // Both must be valid and different; with one device no pair is.
+  (void)srcDevice, (void)dstDevice;
+  RETURN(Error::cudaErrorInvalidDevice);
+}
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
+  API("cudaDeviceGetPCIBusId");
+  if (!pciBusId || len <= 0) RETURN(Error::cudaErrorInvalidValue);
+  if (device != 0) RETURN(Error::cudaErrorInvalidDevice);
+  REQUIRE_DEVICE();
+  cudaDeviceProp p;
+  fillProps(p);
+  std::snprintf(pciBusId, size_t(len), "%04x:%02x:%02x.0", p.pciDomainID, p.pciBusID,
+                p.pciDeviceID);
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
+  API("cudaDeviceGetByPCIBusId");
+  if (!device || !pciBusId) RETURN(Error::cudaErrorInvalidValue);
+  REQUIRE_DEVICE();
+  cudaDeviceProp p;
+  fillProps(p);
+  // [domain:]bus:device[.function], hexadecimal, as CUDA accepts it.
+  unsigned domain = 0, bus = 0, dev = 0, fn = 0;
+  int n = std::sscanf(pciBusId, "%x:%x:%x.%x", &domain, &bus, &dev, &fn);
+  if (n < 3) {
+    domain = 0;
+    n = std::sscanf(pciBusId, "%x:%x.%x", &bus, &dev, &fn);
+    if (n < 2) RETURN(Error::cudaErrorInvalidValue);
+  }
+  if (int(domain) != p.pciDomainID || int(bus) != p.pciBusID || int(dev) != p.pciDeviceID)
+    RETURN(Error::cudaErrorInvalidDevice);
+  *device = 0;
+  RETURN(Error::cudaSuccess);
+}
+// Shared memory bank size: the banks are four bytes wide (deprecated calls; CUDA ignores the
+// setting on devices without configurable banks and answers success).
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig *config) {
+  API("cudaDeviceGetSharedMemConfig");
+  if (!config) RETURN(Error::cudaErrorInvalidValue);
+  *config = cudaSharedMemBankSizeFourByte;
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config) {
+  API("cudaDeviceSetSharedMemConfig");
+  RETURN(unsigned(config) > cudaSharedMemBankSizeEightByte ? Error::cudaErrorInvalidValue
+                                                          : Error::cudaSuccess);
+}
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, cudaSharedMemConfig config) {
+  API("cudaFuncSetSharedMemConfig");
+  if (!rt().findFunction(func)) RETURN(Error::cudaErrorInvalidDeviceFunction);
+  RETURN(unsigned(config) > cudaSharedMemBankSizeEightByte ? Error::cudaErrorInvalidValue
+                                                          : Error::cudaSuccess);
+}
+cudaError_t cudaFuncGetName(const char **name, const void *func) {
+  API("cudaFuncGetName");
+  if (!name) RETURN(Error::cudaErrorInvalidValue);
+  wf::rt::FunctionRecord *fn = rt().findFunction(func);
+  if (!fn) RETURN(Error::cudaErrorInvalidDeviceFunction);
+  *name = fn->name.c_str(); // the PTX (mangled) name, as CUDA returns it
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *func) {
+  API("cudaGetKernel");
+  if (!kernel) RETURN(Error::cudaErrorInvalidValue);
+  wf::rt::FunctionRecord *fn = rt().findFunction(func);
+  if (!fn) RETURN(Error::cudaErrorInvalidDeviceFunction);
+  *kernel = reinterpret_cast<cudaKernel_t>(fn); // what __cudaLaunchKernel takes
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaHostGetFlags(unsigned *flags, void *host) {
+  API("cudaHostGetFlags");
+  if (!flags || !host) RETURN(Error::cudaErrorInvalidValue);
+  std::optional<wf::rt::HostAllocation> a = rt().findHost(host);
+  if (!a) RETURN(Error::cudaErrorInvalidValue);
+  *flags = a->flags;
+  RETURN(Error::cudaSuccess);
+}
+// No profiler is attached to a Warpforge device; CUDA answers success then.
+cudaError_t cudaProfilerStart(void) {
+  API("cudaProfilerStart");
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaProfilerStop(void) {
+  API("cudaProfilerStop");
+  RETURN(Error::cudaSuccess);
+}
+// No L2 lines are set aside for persisting accesses, so there is nothing to reset.
+cudaError_t cudaCtxResetPersistingL2Cache(void) {
+  API("cudaCtxResetPersistingL2Cache");
+  REQUIRE_DEVICE();
+  RETURN(Error::cudaSuccess);
+}
+
+// --- stream queries ---
+cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long *id) {
+  API("cudaStreamGetId");
+  if (!id) RETURN(Error::cudaErrorInvalidValue);
+  REQUIRE_DEVICE();
+  CUstream_st *s = streamOf(stream);
+  if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
+  *id = reinterpret_cast<uintptr_t>(s); // unique while the stream lives
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device) {
+  API("cudaStreamGetDevice");
+  if (!device) RETURN(Error::cudaErrorInvalidValue);
+  REQUIRE_DEVICE();
+  if (!streamOf(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  *device = 0;
+  RETURN(Error::cudaSuccess);
+}
+/// The calling thread's stream capture interaction mode (cudaThreadExchangeStreamCaptureMode).
+thread_local cudaStreamCaptureMode tCaptureMode = cudaStreamCaptureModeGlobal;
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode *mode) {
+  API("cudaThreadExchangeStreamCaptureMode");
+  if (!mode || unsigned(*mode) > cudaStreamCaptureModeRelaxed) RETURN(Error::cudaErrorInvalidValue);
+  std::swap(*mode, tCaptureMode);
+  RETURN(Error::cudaSuccess);
+}
+
+// --- copies: peers (device 0 only) and CUDA arrays in stream order ---
+static Error peer3DParams(const cudaMemcpy3DPeerParms *p, cudaMemcpy3DParms &out) {
+  if (!p) return Error::cudaErrorInvalidValue;
+  if (p->srcDevice != 0 || p->dstDevice != 0) return Error::cudaErrorInvalidDevice;
+  out = cudaMemcpy3DParms{};
+  out.srcArray = p->srcArray;
+  out.srcPos = p->srcPos;
+  out.srcPtr = p->srcPtr;
+  out.dstArray = p->dstArray;
+  out.dstPos = p->dstPos;
+  out.dstPtr = p->dstPtr;
+  out.extent = p->extent;
+  out.kind = cudaMemcpyDefault;
+  return Error::cudaSuccess;
+}
+cudaError_t cudaMemcpy3DPeer(const cudaMemcpy3DPeerParms *p) {
+  cudaMemcpy3DParms q;
+  if (Error e = peer3DParams(p, q); e != Error::cudaSuccess) {
+    API("cudaMemcpy3DPeer");
+    RETURN(e);
+  }
+  return cudaMemcpy3D(&q);
+}
+cudaError_t cudaMemcpy3DPeerAsync(const cudaMemcpy3DPeerParms *p, cudaStream_t stream) {
+  cudaMemcpy3DParms q;
+  if (Error e = peer3DParams(p, q); e != Error::cudaSuccess) {
+    API("cudaMemcpy3DPeerAsync");
+    RETURN(e);
+  }
+  return cudaMemcpy3DAsync(&q, stream);
+}
+// Copies to and from CUDA arrays wait for the device and run alone (docs/runtime.md, Streams), so
+// the asynchronous forms are the synchronous copies once the stream is known to be valid.
+#define ARRAY_ASYNC(name, params, args)                                                            \
+  cudaError_t name##Async params {                                                                 \
+    {                                                                                              \
+      API(#name "Async");                                                                          \
+      REQUIRE_DEVICE();                                                                            \
+      if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);                     \
+    }                                                                                              \
+    return name args;                                                                              \
+  }
+ARRAY_ASYNC(cudaMemcpy2DToArray, (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream), (dst, wOffset, hOffset, src, spitch, width, height, kind))
+ARRAY_ASYNC(cudaMemcpy2DFromArray, (void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream), (dst, dpitch, src, wOffset, hOffset, width, height, kind))
+ARRAY_ASYNC(cudaMemcpyToArray, (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, cudaMemcpyKind kind, cudaStream_t stream), (dst, wOffset, hOffset, src, count, kind))
+ARRAY_ASYNC(cudaMemcpyFromArray, (void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, cudaMemcpyKind kind, cudaStream_t stream), (dst, src, wOffset, hOffset, count, kind))
+#undef ARRAY_ASYNC
 
 // --- nvcc --default-stream per-thread: the same calls, the null stream being the thread's own ---
 #define PER_THREAD(name, suffix, params, args)                                                     \
@@ -1484,6 +1682,18 @@ PER_THREAD(cudaMallocAsync, _ptsz, (void **p, size_t n, cudaStream_t t), (p, n, 
 PER_THREAD(cudaFreeAsync, _ptsz, (void *p, cudaStream_t t), (p, t))
 PER_THREAD(cudaMallocFromPoolAsync, _ptsz, (void **p, size_t n, cudaMemPool_t m, cudaStream_t t), (p, n, m, t))
 PER_THREAD(cudaGraphLaunch, _ptsz, (cudaGraphExec_t g, cudaStream_t t), (g, t))
+PER_THREAD(cudaStreamGetId, _ptsz, (cudaStream_t t, unsigned long long *i), (t, i))
+PER_THREAD(cudaStreamGetDevice, _ptsz, (cudaStream_t t, int *d), (t, d))
+PER_THREAD(cudaMemcpy3DPeer, _ptds, (const cudaMemcpy3DPeerParms *p), (p))
+PER_THREAD(cudaMemcpy3DPeerAsync, _ptsz, (const cudaMemcpy3DPeerParms *p, cudaStream_t t), (p, t))
+PER_THREAD(cudaMemcpy2DToArray, _ptds, (cudaArray_t d, size_t w, size_t h, const void *s, size_t sp, size_t wd, size_t ht, cudaMemcpyKind k), (d, w, h, s, sp, wd, ht, k))
+PER_THREAD(cudaMemcpy2DFromArray, _ptds, (void *d, size_t dp, cudaArray_const_t s, size_t w, size_t h, size_t wd, size_t ht, cudaMemcpyKind k), (d, dp, s, w, h, wd, ht, k))
+PER_THREAD(cudaMemcpyToArray, _ptds, (cudaArray_t d, size_t w, size_t h, const void *s, size_t n, cudaMemcpyKind k), (d, w, h, s, n, k))
+PER_THREAD(cudaMemcpyFromArray, _ptds, (void *d, cudaArray_const_t s, size_t w, size_t h, size_t n, cudaMemcpyKind k), (d, s, w, h, n, k))
+PER_THREAD(cudaMemcpy2DToArrayAsync, _ptsz, (cudaArray_t d, size_t w, size_t h, const void *s, size_t sp, size_t wd, size_t ht, cudaMemcpyKind k, cudaStream_t t), (d, w, h, s, sp, wd, ht, k, t))
+PER_THREAD(cudaMemcpy2DFromArrayAsync, _ptsz, (void *d, size_t dp, cudaArray_const_t s, size_t w, size_t h, size_t wd, size_t ht, cudaMemcpyKind k, cudaStream_t t), (d, dp, s, w, h, wd, ht, k, t))
+PER_THREAD(cudaMemcpyToArrayAsync, _ptsz, (cudaArray_t d, size_t w, size_t h, const void *s, size_t n, cudaMemcpyKind k, cudaStream_t t), (d, w, h, s, n, k, t))
+PER_THREAD(cudaMemcpyFromArrayAsync, _ptsz, (void *d, cudaArray_const_t s, size_t w, size_t h, size_t n, cudaMemcpyKind k, cudaStream_t t), (d, s, w, h, n, k, t))
 #undef PER_THREAD
 
 // --- not yet implemented: cudaErrorNotSupported with a message (never silent success) ---

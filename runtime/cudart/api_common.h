@@ -26,6 +26,8 @@ inline uint64_t addr(const void *p) { return reinterpret_cast<uint64_t>(p); }
 /// A device attribute (cudaDeviceAttr and CUdevice_attribute share their numbers); the device is
 /// open. Touches no error state: the runtime and the driver API both call it.
 wf::rt::Error deviceAttribute(int *value, int attribute);
+/// cudaGetDeviceProperties' answer for the open device (both API layers ask here).
+void deviceProperties(cudaDeviceProp &props);
 
 } // namespace wf::cudart
 

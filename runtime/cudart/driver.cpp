@@ -9,6 +9,7 @@
 #include "cuda_types.h"
 #include "warpforge/module/wfx.h"
 #include "warpforge/runtime/fatbin.h"
+#include "warpforge/runtime/occupancy.h"
 #include "warpforge/runtime/runtime.h"
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <sys/uio.h>
@@ -70,6 +72,7 @@ constexpr CUresult kNotFound = 500;
 
 bool gInitialized = false;
 CUctx_st gPrimary;
+unsigned gPrimaryFlags = 0; ///< the primary context's CU_CTX_* flags
 thread_local std::vector<CUcontext> tContextStack;
 std::map<CUmodule, std::unique_ptr<CUmod_st>> gModules;
 
@@ -97,7 +100,15 @@ CUresult result(Error e) { return toResult(e); }
 
 /// The runtime's stream behind a CUstream (0 and CU_STREAM_LEGACY the legacy default stream,
 /// CU_STREAM_PER_THREAD the thread's own); nullptr for a bad handle.
-CUstream_st *streamOf(CUstream s) { return rt().stream(s); }
+/// Set while a *_ptsz/*_ptds entry point runs (cuda.h's CUDA_API_PER_THREAD_DEFAULT_STREAM): there
+/// the null stream is the calling thread's default stream.
+thread_local bool tPerThreadDefault = false;
+struct PerThreadDefault {
+  bool saved = tPerThreadDefault;
+  PerThreadDefault() { tPerThreadDefault = true; }
+  ~PerThreadDefault() { tPerThreadDefault = saved; }
+};
+CUstream_st *streamOf(CUstream s) { return rt().stream(s, tPerThreadDefault); }
 
 CUresult ready() {
   if (!gInitialized)
@@ -920,6 +931,624 @@ CUresult cuEventDestroy_v2(CUevent event) {
   DRIVER_CALL();
   return result(rt().destroyEvent(event));
 }
+
+// --- devices and contexts: queries ------------------------------------------------------------
+
+struct CUdevprop_st { // CUdevprop
+  int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], sharedMemPerBlock, totalConstantMemory,
+      SIMDWidth, memPitch, regsPerBlock, clockRate, textureAlign;
+};
+CUresult cuDeviceGetProperties(CUdevprop_st *prop, CUdevice dev) {
+  DRIVER_CALL();
+  if (!prop)
+    return kInvalidValue;
+  if (CUresult r = validDevice(dev))
+    return r;
+  // CUdevice_attribute numbers 1 to 14, in the struct's order.
+  int *fields[] = {&prop->maxThreadsPerBlock, &prop->maxThreadsDim[0], &prop->maxThreadsDim[1],
+                   &prop->maxThreadsDim[2], &prop->maxGridSize[0], &prop->maxGridSize[1],
+                   &prop->maxGridSize[2], &prop->sharedMemPerBlock, &prop->totalConstantMemory,
+                   &prop->SIMDWidth, &prop->memPitch, &prop->regsPerBlock, &prop->clockRate,
+                   &prop->textureAlign};
+  for (int i = 0; i < 14; ++i)
+    if (CUresult r = result(wf::cudart::deviceAttribute(fields[i], i + 1)))
+      return r;
+  return kSuccess;
+}
+CUresult cuDeviceGetUuid_v2(char *uuid, CUdevice dev) { // CUuuid: 16 bytes
+  DRIVER_CALL();
+  if (!uuid)
+    return kInvalidValue;
+  if (CUresult r = validDevice(dev))
+    return r;
+  cudaDeviceProp p;
+  wf::cudart::deviceProperties(p);
+  std::memcpy(uuid, p.uuid.bytes, 16);
+  return kSuccess;
+}
+CUresult cuDeviceGetPCIBusId(char *busId, int len, CUdevice dev) {
+  DRIVER_CALL();
+  if (!busId || len <= 0)
+    return kInvalidValue;
+  if (CUresult r = validDevice(dev))
+    return r;
+  cudaDeviceProp p;
+  wf::cudart::deviceProperties(p);
+  std::snprintf(busId, size_t(len), "%04x:%02x:%02x.0", p.pciDomainID, p.pciBusID, p.pciDeviceID);
+  return kSuccess;
+}
+CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peer) {
+  DRIVER_CALL();
+  if (!canAccessPeer)
+    return kInvalidValue;
+  if (validDevice(dev) || validDevice(peer))
+    return kInvalidDevice;
+  *canAccessPeer = 0; // a device is not its own peer
+  return kSuccess;
+}
+CUresult cuDeviceGetP2PAttribute(int *value, int attribute, CUdevice src, CUdevice dst) {
+  DRIVER_CALL();
+  if (!value || attribute < 1 || attribute > 4)
+    return kInvalidValue;
+  (void)src, (void)dst;
+  return kInvalidDevice; // a pair of two different devices; there is one
+}
+CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned *flags, int *active) {
+  DRIVER_CALL();
+  if (!flags || !active)
+    return kInvalidValue;
+  if (CUresult r = validDevice(dev))
+    return r;
+  *flags = gPrimaryFlags;
+  *active = gPrimary.refs > 0 ? 1 : 0;
+  return kSuccess;
+}
+CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned flags) {
+  DRIVER_CALL();
+  if (CUresult r = validDevice(dev))
+    return r;
+  // CU_CTX_SCHED_* (0-4) | CU_CTX_MAP_HOST (8) | CU_CTX_LMEM_RESIZE_TO_MAX (0x10) | COREDUMP/SYNC
+  if (flags & ~0xffu)
+    return kInvalidValue;
+  gPrimaryFlags = flags;
+  return kSuccess;
+}
+CUresult cuCtxGetFlags(unsigned *flags) {
+  DRIVER_CALL();
+  if (!flags)
+    return kInvalidValue;
+  if (tContextStack.empty() || !tContextStack.back())
+    return kInvalidContext;
+  *flags = gPrimaryFlags;
+  return kSuccess;
+}
+CUresult cuCtxSetFlags(unsigned flags) {
+  DRIVER_CALL();
+  if (tContextStack.empty() || !tContextStack.back())
+    return kInvalidContext;
+  if (flags & ~0xffu)
+    return kInvalidValue;
+  gPrimaryFlags = flags;
+  return kSuccess;
+}
+CUresult cuCtxGetId(CUcontext ctx, unsigned long long *id) {
+  DRIVER_CALL();
+  if (!id)
+    return kInvalidValue;
+  if (!ctx && (tContextStack.empty() || !tContextStack.back()))
+    return kInvalidContext;
+  *id = 1; // the one (primary) context
+  return kSuccess;
+}
+CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned *version) {
+  DRIVER_CALL();
+  if (!version)
+    return kInvalidValue;
+  if (!ctx && (tContextStack.empty() || !tContextStack.back()))
+    return kInvalidContext;
+  *version = 3020; // the context API version of every context since CUDA 3.2
+  return kSuccess;
+}
+CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest) {
+  DRIVER_CALL();
+  // As cudaDeviceGetStreamPriorityRange: priorities are kept and reported (they order nothing).
+  if (least)
+    *least = 0;
+  if (greatest)
+    *greatest = -5;
+  return kSuccess;
+}
+CUresult cuCtxSynchronize_v2(CUcontext ctx) {
+  if (ctx && ctx != &gPrimary)
+    return kInvalidContext;
+  return cuCtxSynchronize();
+}
+CUresult cuCtxGetDevice_v2(CUdevice *dev, CUcontext ctx) {
+  if (ctx && ctx != &gPrimary)
+    return kInvalidContext;
+  return cuCtxGetDevice(dev);
+}
+// No L2 lines are set aside for persisting accesses, so there is nothing to reset.
+CUresult cuCtxResetPersistingL2Cache(void) {
+  DRIVER_CALL();
+  return kSuccess;
+}
+// No profiler is attached to a Warpforge device; CUDA answers success then.
+CUresult cuProfilerStart(void) {
+  DRIVER_CALL();
+  return kSuccess;
+}
+CUresult cuProfilerStop(void) {
+  DRIVER_CALL();
+  return kSuccess;
+}
+
+// --- functions and occupancy (runtime/lib/occupancy.cpp) -----------------------------------------
+
+static wf::rt::FunctionRecord *recordOf(CUfunction f) {
+  return f && liveModule(f->module) ? rt().findFunction(f) : nullptr;
+}
+CUresult cuFuncGetName(const char **name, CUfunction f) {
+  DRIVER_CALL();
+  if (!name)
+    return kInvalidValue;
+  if (!recordOf(f))
+    return kInvalidHandle;
+  *name = f->name.c_str();
+  return kSuccess;
+}
+CUresult cuFuncGetModule(CUmodule *module, CUfunction f) {
+  DRIVER_CALL();
+  if (!module)
+    return kInvalidValue;
+  if (!recordOf(f))
+    return kInvalidHandle;
+  *module = f->module;
+  return kSuccess;
+}
+// Modules compile at load, so every function of a live module is loaded.
+CUresult cuFuncIsLoaded(int *state, CUfunction f) { // CUfunctionLoadingState: 1 loaded
+  DRIVER_CALL();
+  if (!state)
+    return kInvalidValue;
+  if (!recordOf(f))
+    return kInvalidHandle;
+  *state = 1;
+  return kSuccess;
+}
+CUresult cuFuncLoad(CUfunction f) {
+  DRIVER_CALL();
+  return recordOf(f) ? kSuccess : kInvalidHandle;
+}
+CUresult cuFuncSetCacheConfig(CUfunction f, int config) {
+  DRIVER_CALL();
+  if (!recordOf(f))
+    return kInvalidHandle;
+  return config < 0 || config > 3 ? kInvalidValue : kSuccess; // a preference only
+}
+CUresult cuFuncSetSharedMemConfig(CUfunction f, int config) {
+  DRIVER_CALL();
+  if (!recordOf(f))
+    return kInvalidHandle;
+  return config < 0 || config > 2 ? kInvalidValue : kSuccess; // banks are four bytes wide
+}
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, CUfunction f,
+                                                              int blockSize, size_t dynamicShared,
+                                                              unsigned flags) {
+  DRIVER_CALL();
+  if (!blocks || flags > 1)
+    return kInvalidValue;
+  wf::rt::FunctionRecord *fn = recordOf(f);
+  if (!fn)
+    return kInvalidHandle;
+  return result(wf::rt::maxActiveBlocksPerCore(rt(), *fn, blockSize, dynamicShared, *blocks));
+}
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction f, int blockSize,
+                                                     size_t dynamicShared) {
+  return cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, f, blockSize, dynamicShared,
+                                                              0);
+}
+CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction f,
+                                                   size_t (*blockToShared)(int),
+                                                   size_t dynamicShared, int blockSizeLimit,
+                                                   unsigned flags) {
+  DRIVER_CALL();
+  if (!minGridSize || !blockSize || flags > 1)
+    return kInvalidValue;
+  wf::rt::FunctionRecord *fn = recordOf(f);
+  if (!fn)
+    return kInvalidHandle;
+  auto shared = [&](int size) -> uint64_t {
+    return blockToShared ? blockToShared(size) : dynamicShared;
+  };
+  return result(
+      wf::rt::maxPotentialBlockSize(rt(), *fn, shared, blockSizeLimit, *minGridSize, *blockSize));
+}
+CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction f,
+                                          size_t (*blockToShared)(int), size_t dynamicShared,
+                                          int blockSizeLimit) {
+  return cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, f, blockToShared,
+                                                   dynamicShared, blockSizeLimit, 0);
+}
+CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *bytes, CUfunction f, int numBlocks,
+                                                 int blockSize) {
+  DRIVER_CALL();
+  if (!bytes)
+    return kInvalidValue;
+  wf::rt::FunctionRecord *fn = recordOf(f);
+  if (!fn)
+    return kInvalidHandle;
+  uint64_t b = 0;
+  CUresult r = result(wf::rt::availableDynamicSharedPerBlock(rt(), *fn, numBlocks, blockSize, b));
+  *bytes = size_t(b);
+  return r;
+}
+
+// --- memory: more forms ----------------------------------------------------------------------------
+
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  DRIVER_CALL();
+  return copy(ptr(dst), ptr(src), bytes, Runtime::CopyKind::Default, nullptr, false);
+}
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s) {
+  DRIVER_CALL();
+  return copy(ptr(dst), ptr(src), bytes, Runtime::CopyKind::Default, s, true);
+}
+CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcontext srcCtx,
+                      size_t bytes) {
+  DRIVER_CALL();
+  if (dstCtx != &gPrimary || srcCtx != &gPrimary)
+    return kInvalidContext;
+  return copy(ptr(dst), ptr(src), bytes, Runtime::CopyKind::DeviceToDevice, nullptr, false);
+}
+CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcontext srcCtx,
+                           size_t bytes, CUstream s) {
+  DRIVER_CALL();
+  if (dstCtx != &gPrimary || srcCtx != &gPrimary)
+    return kInvalidContext;
+  return copy(ptr(dst), ptr(src), bytes, Runtime::CopyKind::DeviceToDevice, s, true);
+}
+static CUresult fillAsync(CUdeviceptr dst, uint32_t value, size_t count, unsigned width,
+                          CUstream s) {
+  if (dst % width)
+    return kInvalidValue;
+  CUstream_st *stream = streamOf(s);
+  if (!stream)
+    return kInvalidHandle;
+  return result(rt().memset(dst, value, width, count, stream));
+}
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count, CUstream s) {
+  DRIVER_CALL();
+  return fillAsync(dst, value, count, 1, s);
+}
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count, CUstream s) {
+  DRIVER_CALL();
+  return fillAsync(dst, value, count, 2, s);
+}
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count, CUstream s) {
+  DRIVER_CALL();
+  return fillAsync(dst, value, count, 4, s);
+}
+/// A 2D fill: `height` rows of `width` elements, `pitch` bytes apart.
+static CUresult fill2D(CUdeviceptr dst, size_t pitch, uint32_t value, size_t width, size_t height,
+                       unsigned widthBytes, CUstream s) {
+  if (height > 1 && pitch < width * widthBytes)
+    return kInvalidValue;
+  for (size_t row = 0; row < height; ++row)
+    if (CUresult r = fillAsync(dst + row * pitch, value, width, widthBytes, s))
+      return r;
+  return kSuccess;
+}
+CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char v, size_t w, size_t h) {
+  DRIVER_CALL();
+  return fill2D(dst, pitch, v, w, h, 1, nullptr);
+}
+CUresult cuMemsetD2D16_v2(CUdeviceptr dst, size_t pitch, unsigned short v, size_t w, size_t h) {
+  DRIVER_CALL();
+  return fill2D(dst, pitch, v, w, h, 2, nullptr);
+}
+CUresult cuMemsetD2D32_v2(CUdeviceptr dst, size_t pitch, unsigned v, size_t w, size_t h) {
+  DRIVER_CALL();
+  return fill2D(dst, pitch, v, w, h, 4, nullptr);
+}
+CUresult cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch, unsigned char v, size_t w, size_t h,
+                           CUstream s) {
+  DRIVER_CALL();
+  return fill2D(dst, pitch, v, w, h, 1, s);
+}
+CUresult cuMemsetD2D16Async(CUdeviceptr dst, size_t pitch, unsigned short v, size_t w, size_t h,
+                            CUstream s) {
+  DRIVER_CALL();
+  return fill2D(dst, pitch, v, w, h, 2, s);
+}
+CUresult cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned v, size_t w, size_t h,
+                            CUstream s) {
+  DRIVER_CALL();
+  return fill2D(dst, pitch, v, w, h, 4, s);
+}
+CUresult cuMemAllocPitch_v2(CUdeviceptr *address, size_t *pitch, size_t widthBytes, size_t height,
+                            unsigned elementBytes) {
+  DRIVER_CALL();
+  if (!address || !pitch || (elementBytes != 4 && elementBytes != 8 && elementBytes != 16))
+    return kInvalidValue;
+  // Rows padded to 256 bytes, as cudaMallocPitch pads them.
+  size_t p = (widthBytes + 255) / 256 * 256;
+  uint64_t a = 0;
+  if (CUresult r = result(rt().malloc(uint64_t(p) * height, a)))
+    return r;
+  *address = a;
+  *pitch = p;
+  return kSuccess;
+}
+CUresult cuMemAllocManaged(CUdeviceptr *address, size_t bytes, unsigned flags) {
+  DRIVER_CALL();
+  // CU_MEM_ATTACH_GLOBAL (1) or CU_MEM_ATTACH_HOST (2)
+  if (!address || bytes == 0 || (flags != 1 && flags != 2))
+    return kInvalidValue;
+  uint64_t a = 0;
+  if (CUresult r = result(rt().mallocManaged(bytes, a)))
+    return r;
+  *address = a;
+  return kSuccess;
+}
+CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned flags) {
+  DRIVER_CALL();
+  if (!p || bytes == 0)
+    return kInvalidValue;
+  return result(rt().hostRegister(p, bytes, flags)); // CU_MEMHOSTREGISTER_* = cudaHostRegister*
+}
+CUresult cuMemHostUnregister(void *p) {
+  DRIVER_CALL();
+  return result(rt().hostUnregister(p));
+}
+CUresult cuMemHostGetFlags(unsigned *flags, void *p) {
+  DRIVER_CALL();
+  if (!flags || !p)
+    return kInvalidValue;
+  std::optional<wf::rt::HostAllocation> a = rt().findHost(p);
+  if (!a)
+    return kInvalidValue;
+  *flags = a->flags;
+  return kSuccess;
+}
+
+// --- stream-ordered allocation and memory pools (runtime/lib/mempools.cpp) -----------------------
+
+struct CUmemLocation_st { // CUmemLocation
+  int type, id;
+};
+struct CUmemAccessDesc_st { // CUmemAccessDesc
+  CUmemLocation_st location;
+  int flags;
+};
+static bool deviceLocation(const CUmemLocation_st &l) { return l.type == 1 && l.id == 0; }
+
+CUresult cuDeviceGetDefaultMemPool(CUmemPoolHandle_st **pool, CUdevice dev) {
+  DRIVER_CALL();
+  if (!pool)
+    return kInvalidValue;
+  if (CUresult r = validDevice(dev))
+    return r;
+  *pool = rt().memPools().defaultPool();
+  return kSuccess;
+}
+CUresult cuDeviceGetMemPool(CUmemPoolHandle_st **pool, CUdevice dev) {
+  DRIVER_CALL();
+  if (!pool)
+    return kInvalidValue;
+  if (CUresult r = validDevice(dev))
+    return r;
+  *pool = rt().memPools().current();
+  return kSuccess;
+}
+CUresult cuDeviceSetMemPool(CUdevice dev, CUmemPoolHandle_st *pool) {
+  DRIVER_CALL();
+  if (CUresult r = validDevice(dev))
+    return r;
+  return result(rt().memPools().setCurrent(pool));
+}
+CUresult cuMemPoolCreate(CUmemPoolHandle_st **pool, const void *props) {
+  DRIVER_CALL();
+  if (!pool || !props)
+    return kInvalidValue;
+  *pool = rt().memPools().create();
+  return kSuccess;
+}
+CUresult cuMemPoolDestroy(CUmemPoolHandle_st *pool) {
+  DRIVER_CALL();
+  return result(rt().memPools().destroy(pool));
+}
+CUresult cuMemPoolTrimTo(CUmemPoolHandle_st *pool, size_t) {
+  DRIVER_CALL();
+  return rt().memPools().valid(pool) ? kSuccess : kInvalidValue; // nothing is held to trim
+}
+CUresult cuMemPoolSetAttribute(CUmemPoolHandle_st *pool, int attribute, void *value) {
+  DRIVER_CALL();
+  return result(rt().memPools().setAttribute(pool, attribute, value));
+}
+CUresult cuMemPoolGetAttribute(CUmemPoolHandle_st *pool, int attribute, void *value) {
+  DRIVER_CALL();
+  return result(rt().memPools().getAttribute(pool, attribute, value));
+}
+CUresult cuMemPoolSetAccess(CUmemPoolHandle_st *pool, const CUmemAccessDesc_st *map, size_t count) {
+  DRIVER_CALL();
+  if (!rt().memPools().valid(pool) || (count && !map))
+    return kInvalidValue;
+  for (size_t i = 0; i < count; ++i) {
+    if (!deviceLocation(map[i].location))
+      return kInvalidDevice;
+    if (map[i].flags != 3) // CU_MEM_ACCESS_FLAGS_PROT_READWRITE: the device always has it
+      return kInvalidValue;
+  }
+  return kSuccess;
+}
+CUresult cuMemPoolGetAccess(int *flags, CUmemPoolHandle_st *pool, CUmemLocation_st *location) {
+  DRIVER_CALL();
+  if (!flags || !location || !rt().memPools().valid(pool))
+    return kInvalidValue;
+  if (!deviceLocation(*location))
+    return kInvalidDevice;
+  *flags = 3;
+  return kSuccess;
+}
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *address, size_t bytes, CUmemPoolHandle_st *pool,
+                                 CUstream s) {
+  DRIVER_CALL();
+  if (!address || !rt().memPools().valid(pool))
+    return kInvalidValue;
+  if (!streamOf(s))
+    return kInvalidHandle;
+  uint64_t a = 0;
+  if (CUresult r = result(rt().malloc(bytes, a)))
+    return r;
+  rt().memPools().allocated(pool, a, bytes);
+  *address = a;
+  return kSuccess;
+}
+CUresult cuMemAllocAsync(CUdeviceptr *address, size_t bytes, CUstream s) {
+  return cuMemAllocFromPoolAsync(address, bytes, rt().memPools().current(), s);
+}
+CUresult cuMemFreeAsync(CUdeviceptr address, CUstream s) {
+  DRIVER_CALL();
+  CUstream_st *stream = streamOf(s);
+  if (!stream)
+    return kInvalidHandle;
+  CUresult r = result(rt().freeAsync(address, stream));
+  if (r == kSuccess)
+    rt().memPools().released(address);
+  return r;
+}
+
+// --- streams and events: more forms ---------------------------------------------------------------
+
+CUresult cuStreamCreateWithPriority(CUstream *stream, unsigned flags, int priority) {
+  DRIVER_CALL();
+  if (!stream || flags > 1)
+    return kInvalidValue;
+  *stream = rt().createStream(flags, std::clamp(priority, -5, 0));
+  return kSuccess;
+}
+CUresult cuStreamGetPriority(CUstream stream, int *priority) {
+  DRIVER_CALL();
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  if (!priority)
+    return kInvalidValue;
+  *priority = s->priority;
+  return kSuccess;
+}
+CUresult cuStreamGetFlags(CUstream stream, unsigned *flags) {
+  DRIVER_CALL();
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  if (!flags)
+    return kInvalidValue;
+  *flags = s->flags;
+  return kSuccess;
+}
+CUresult cuStreamGetId(CUstream stream, unsigned long long *id) {
+  DRIVER_CALL();
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  if (!id)
+    return kInvalidValue;
+  *id = reinterpret_cast<uintptr_t>(s); // unique while the stream lives
+  return kSuccess;
+}
+CUresult cuStreamGetCtx(CUstream stream, CUcontext *ctx) {
+  DRIVER_CALL();
+  if (!streamOf(stream))
+    return kInvalidHandle;
+  if (!ctx)
+    return kInvalidValue;
+  *ctx = &gPrimary;
+  return kSuccess;
+}
+CUresult cuStreamGetCtx_v2(CUstream stream, CUcontext *ctx, void **greenCtx) {
+  DRIVER_CALL();
+  if (!streamOf(stream))
+    return kInvalidHandle;
+  if (!ctx || !greenCtx)
+    return kInvalidValue;
+  *ctx = &gPrimary;
+  *greenCtx = nullptr; // no green contexts
+  return kSuccess;
+}
+CUresult cuStreamGetDevice(CUstream stream, CUdevice *dev) {
+  DRIVER_CALL();
+  if (!streamOf(stream))
+    return kInvalidHandle;
+  if (!dev)
+    return kInvalidValue;
+  *dev = 0;
+  return kSuccess;
+}
+CUresult cuStreamAddCallback(CUstream stream, void (*callback)(CUstream, CUresult, void *),
+                             void *data, unsigned flags) {
+  DRIVER_CALL();
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  if (!callback || flags != 0)
+    return kInvalidValue;
+  rt().enqueueHost(s, [callback, stream, data] { callback(stream, kSuccess, data); });
+  return kSuccess;
+}
+CUresult cuEventRecordWithFlags(CUevent event, CUstream stream, unsigned flags) {
+  if (flags > 1) // CU_EVENT_RECORD_EXTERNAL (1) is for graphs; here it records as usual
+    return kInvalidValue;
+  return cuEventRecord(event, stream);
+}
+
+// --- cuda.h's CUDA_API_PER_THREAD_DEFAULT_STREAM: the same calls, the null stream the thread's ---
+#define PER_THREAD(name, suffix, params, args)                                                     \
+  CUresult name##suffix params {                                                                   \
+    PerThreadDefault perThread;                                                                    \
+    return name args;                                                                              \
+  }
+PER_THREAD(cuMemcpy, _ptds, (CUdeviceptr d, CUdeviceptr s, size_t n), (d, s, n))
+PER_THREAD(cuMemcpyAsync, _ptsz, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream t), (d, s, n, t))
+PER_THREAD(cuMemcpyPeer, _ptds, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n), (d, dc, s, sc, n))
+PER_THREAD(cuMemcpyPeerAsync, _ptsz, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream t), (d, dc, s, sc, n, t))
+PER_THREAD(cuMemcpyHtoD_v2, _ptds, (CUdeviceptr d, const void *s, size_t n), (d, s, n))
+PER_THREAD(cuMemcpyDtoH_v2, _ptds, (void *d, CUdeviceptr s, size_t n), (d, s, n))
+PER_THREAD(cuMemcpyDtoD_v2, _ptds, (CUdeviceptr d, CUdeviceptr s, size_t n), (d, s, n))
+PER_THREAD(cuMemcpyHtoDAsync_v2, _ptsz, (CUdeviceptr d, const void *s, size_t n, CUstream t), (d, s, n, t))
+PER_THREAD(cuMemcpyDtoHAsync_v2, _ptsz, (void *d, CUdeviceptr s, size_t n, CUstream t), (d, s, n, t))
+PER_THREAD(cuMemcpyDtoDAsync_v2, _ptsz, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream t), (d, s, n, t))
+PER_THREAD(cuMemsetD8_v2, _ptds, (CUdeviceptr d, unsigned char v, size_t n), (d, v, n))
+PER_THREAD(cuMemsetD16_v2, _ptds, (CUdeviceptr d, unsigned short v, size_t n), (d, v, n))
+PER_THREAD(cuMemsetD32_v2, _ptds, (CUdeviceptr d, unsigned v, size_t n), (d, v, n))
+PER_THREAD(cuMemsetD8Async, _ptsz, (CUdeviceptr d, unsigned char v, size_t n, CUstream t), (d, v, n, t))
+PER_THREAD(cuMemsetD16Async, _ptsz, (CUdeviceptr d, unsigned short v, size_t n, CUstream t), (d, v, n, t))
+PER_THREAD(cuMemsetD32Async, _ptsz, (CUdeviceptr d, unsigned v, size_t n, CUstream t), (d, v, n, t))
+PER_THREAD(cuMemsetD2D8_v2, _ptds, (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h), (d, p, v, w, h))
+PER_THREAD(cuMemsetD2D16_v2, _ptds, (CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h), (d, p, v, w, h))
+PER_THREAD(cuMemsetD2D32_v2, _ptds, (CUdeviceptr d, size_t p, unsigned v, size_t w, size_t h), (d, p, v, w, h))
+PER_THREAD(cuMemsetD2D8Async, _ptsz, (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream t), (d, p, v, w, h, t))
+PER_THREAD(cuMemsetD2D16Async, _ptsz, (CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream t), (d, p, v, w, h, t))
+PER_THREAD(cuMemsetD2D32Async, _ptsz, (CUdeviceptr d, size_t p, unsigned v, size_t w, size_t h, CUstream t), (d, p, v, w, h, t))
+PER_THREAD(cuMemAllocAsync, _ptsz, (CUdeviceptr *a, size_t n, CUstream t), (a, n, t))
+PER_THREAD(cuMemAllocFromPoolAsync, _ptsz, (CUdeviceptr *a, size_t n, CUmemPoolHandle_st *p, CUstream t), (a, n, p, t))
+PER_THREAD(cuMemFreeAsync, _ptsz, (CUdeviceptr a, CUstream t), (a, t))
+PER_THREAD(cuStreamQuery, _ptsz, (CUstream t), (t))
+PER_THREAD(cuStreamSynchronize, _ptsz, (CUstream t), (t))
+PER_THREAD(cuStreamWaitEvent, _ptsz, (CUstream t, CUevent e, unsigned f), (t, e, f))
+PER_THREAD(cuStreamGetPriority, _ptsz, (CUstream t, int *p), (t, p))
+PER_THREAD(cuStreamGetFlags, _ptsz, (CUstream t, unsigned *f), (t, f))
+PER_THREAD(cuStreamGetId, _ptsz, (CUstream t, unsigned long long *i), (t, i))
+PER_THREAD(cuStreamGetCtx, _ptsz, (CUstream t, CUcontext *c), (t, c))
+PER_THREAD(cuStreamGetCtx_v2, _ptsz, (CUstream t, CUcontext *c, void **g), (t, c, g))
+PER_THREAD(cuStreamGetDevice, _ptsz, (CUstream t, CUdevice *d), (t, d))
+PER_THREAD(cuStreamAddCallback, _ptsz, (CUstream t, void (*c)(CUstream, CUresult, void *), void *d, unsigned f), (t, c, d, f))
+PER_THREAD(cuEventRecord, _ptsz, (CUevent e, CUstream t), (e, t))
+PER_THREAD(cuEventRecordWithFlags, _ptsz, (CUevent e, CUstream t, unsigned f), (e, t, f))
+PER_THREAD(cuLaunchHostFunc, _ptsz, (CUstream t, void (*f)(void *), void *d), (t, f, d))
+PER_THREAD(cuLaunchKernel, _ptsz, (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh, CUstream t, void **p, void **x), (f, gx, gy, gz, bx, by, bz, sh, t, p, x))
+#undef PER_THREAD
 
 } // extern "C"
 

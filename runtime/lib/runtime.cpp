@@ -898,6 +898,7 @@ void *Runtime::deviceToHost(uint64_t address, uint64_t bytes) {
 
 void Runtime::reset() {
   std::lock_guard lock(lock_);
+  pools_.reset();
   if (device_) {
     waitAll();
     collect(); // what finished before the reset is reported (CUDA flushes printf here)

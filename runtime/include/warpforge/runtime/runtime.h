@@ -5,6 +5,7 @@
 #pragma once
 
 #include "warpforge/runtime/device.h"
+#include "warpforge/runtime/mempools.h"
 #include "warpforge/runtime/streams.h"
 #include "warpforge/module/wfx.h"
 
@@ -215,6 +216,9 @@ public:
   std::optional<HostAllocation> findHost(const void *ptr, uint64_t *base = nullptr) const;
   uint64_t liveDeviceBytes() const;
 
+  // --- memory pools (mempools.cpp) ---
+  MemPools &memPools() { return pools_; }
+
   // --- limits ---
   uint64_t printfFifoSize = 1 << 20;
   uint64_t stackSize = 8192;
@@ -297,6 +301,7 @@ private:
   uint64_t rtbufHeap_ = 0; ///< device heap the area's header names
   uint64_t gridWorkspace_ = 0; ///< grid barrier of cooperative launches
   uint64_t deviceHeap_ = 0;    ///< the device heap (isa::dev::DeviceHeap header, then its arena)
+  MemPools pools_;
 };
 
 } // namespace wf::rt
