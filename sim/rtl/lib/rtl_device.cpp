@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -152,13 +154,42 @@ private:
 RtlDevice::RtlDevice(const isa::Config &config, const RtlOptions &options)
     : config_(config), options_(options) {}
 
-RtlDevice::~RtlDevice() {
-  if (top_) {
-    top_->final();
+namespace {
+
+// Devices whose files (waves, commit records) must be complete even when the program exits without
+// destroying its device, as a CUDA program that returns from main does.
+std::mutex liveMutex;
+std::set<RtlDevice *> &liveDevices() {
+  static auto *devices = new std::set<RtlDevice *>; // never destroyed: used from atexit
+  return *devices;
+}
+void finishLiveDevices() {
+  std::lock_guard lock(liveMutex);
+  for (RtlDevice *d : liveDevices())
+    d->closeFiles();
+}
+
+} // namespace
+
+void RtlDevice::closeFiles() {
+  if (tracing_) {
     top_->closeTrace();
+    tracing_ = false;
   }
-  if (commitFile_)
+  if (commitFile_) {
     std::fclose(commitFile_);
+    commitFile_ = nullptr;
+  }
+}
+
+RtlDevice::~RtlDevice() {
+  {
+    std::lock_guard lock(liveMutex);
+    liveDevices().erase(this);
+  }
+  if (top_)
+    top_->final();
+  closeFiles();
   if (dram_)
     munmap(dram_, dramBytes_);
 }
@@ -231,6 +262,12 @@ bool RtlDevice::build(std::string &error) {
         },
         nullptr)); // block slot as block_x until wf_gpu reports admissions (docs/rtl-sim.md)
   started_ = lastProgress_ = callStart_ = std::chrono::steady_clock::now();
+  if (tracing_ || commitFile_) {
+    static bool registered = std::atexit(finishLiveDevices) == 0;
+    (void)registered;
+    std::lock_guard lock(liveMutex);
+    liveDevices().insert(this);
+  }
   resetGpu();
   return true;
 }

@@ -76,6 +76,8 @@ public:
   void setCommitSink(RtlCommitSink sink) { commitSink_ = std::move(sink); }
   /// Emits the records still waiting for their register rows (a launch has completed).
   void flushCommits();
+  /// Completes and closes the wave and commit files (at exit, or when the device goes).
+  void closeFiles();
   /// Why the run must stop (a lockstep difference), set by the commit sink's owner.
   void stop(std::string why);
 
