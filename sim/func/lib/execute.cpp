@@ -14,6 +14,8 @@
 #include "recorder.h"
 #include "texture.h"
 
+#include "warpforge/hls/atomic.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -339,46 +341,9 @@ WF_INLINE void storeBytes(uint8_t *dst, const uint32_t *words, unsigned bytes) {
 
 // --- atomics -----------------------------------------------------------------------------------
 
+/// The value an atomic writes: hls's definition (the L2 bank's RTL is checked against it).
 template <class T> T atomNew(isa::AtomOp fn, isa::AtomType ty, T old, T b, T c) {
-  using isa::AtomOp;
-  using isa::AtomType;
-  bool isSigned = ty == AtomType::S32 || ty == AtomType::S64;
-  constexpr bool wide = sizeof(T) == 8;
-  switch (fn) {
-  case AtomOp::ADD:
-    if (ty == AtomType::F32)
-      return T(arith::fadd32(uint32_t(old), uint32_t(b), hls::RoundMode::RN, false));
-    if (ty == AtomType::F64)
-      return T(arith::fadd64(uint64_t(old), uint64_t(b), hls::RoundMode::RN));
-    if constexpr (wide)
-      return hls::addc64(old, b, false).value;
-    else
-      return hls::addc32(old, b, false).value;
-  case AtomOp::MIN:
-    if constexpr (wide)
-      return hls::imin64(old, b, isSigned);
-    else
-      return hls::imin32(old, b, isSigned);
-  case AtomOp::MAX:
-    if constexpr (wide)
-      return hls::imax64(old, b, isSigned);
-    else
-      return hls::imax32(old, b, isSigned);
-  case AtomOp::INC: // PTX atom.inc: wrap to 0 at b
-    return old >= b ? T(0) : T(hls::addc32(uint32_t(old), 1, false).value);
-  case AtomOp::DEC: // PTX atom.dec: wrap to b at 0 or above b
-    return (old == 0 || old > b) ? b : T(hls::subc32(uint32_t(old), 1, false).value);
-  case AtomOp::AND:
-    return old & b;
-  case AtomOp::OR:
-    return old | b;
-  case AtomOp::XOR:
-    return old ^ b;
-  case AtomOp::EXCH:
-    return b;
-  default: // CAS
-    return old == b ? c : old;
-  }
+  return hls::atomNew<T>(hls::AtomOp(fn), hls::AtomType(ty), old, b, c);
 }
 
 /// One lane's read-modify-write; global memory may be shared with other host threads.

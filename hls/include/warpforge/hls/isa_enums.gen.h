@@ -89,6 +89,23 @@ enum class FloatType : uint8_t { F16 = 0, F32 = 1, F64 = 2, BF16 = 3 };
 /// isa.toml's PrmtMode.
 enum class PrmtMode : uint8_t { IDX = 0, F4E = 1, B4E = 2, RC8 = 3, ECL = 4, ECR = 5, RC16 = 6 };
 
+/// isa.toml's AtomOp.
+enum class AtomOp : uint8_t {
+  ADD = 0,
+  MIN = 1,
+  MAX = 2,
+  INC = 3,
+  DEC = 4,
+  AND = 5,
+  OR = 6,
+  XOR = 7,
+  EXCH = 8,
+  CAS = 9,
+};
+
+/// isa.toml's AtomType.
+enum class AtomType : uint8_t { U32 = 0, S32 = 1, U64 = 2, S64 = 3, F32 = 4, F64 = 5 };
+
 /// isa.toml's SfuFn.
 enum class SfuOp : uint8_t {
   RCP = 0,
