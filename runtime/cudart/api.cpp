@@ -4,6 +4,7 @@
 #include "cuda_types.h"
 #include "texture_api.h"
 #include "warpforge/isa/isa.gen.h"
+#include "warpforge/runtime/graphs.h"
 #include "warpforge/runtime/occupancy.h"
 #include "warpforge/runtime/runtime.h"
 
@@ -128,92 +129,26 @@ void fillProps(cudaDeviceProp &p) {
   p.hostNumaId = -1;
 }
 
-/// One recorded operation of a graph (stream capture or the explicit node API). Every stream is
-/// synchronous, so the nodes' insertion order is a valid execution order: a node's dependencies
-/// always exist before it.
-struct Node {
-  cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
-  std::vector<CUgraphNode_st *> deps;
-  // kernel: the argument values are copied when the node is made, as CUDA does
-  wf::rt::FunctionRecord *fn = nullptr;
-  dim3 grid{1, 1, 1}, block{1, 1, 1};
-  size_t shared = 0;
-  bool cooperative = false;
-  std::vector<std::vector<uint8_t>> args;
-  // memcpy
-  void *dst = nullptr;
-  const void *src = nullptr;
-  size_t count = 0;
-  cudaMemcpyKind kind = cudaMemcpyDefault;
-  // memset
-  cudaMemsetParams memset{};
-  // host
-  cudaHostFn_t hostFn = nullptr;
-  void *userData = nullptr;
-};
-
 } // namespace
-
-struct CUgraphNode_st : Node {
-  CUgraph_st *graph = nullptr;
-};
-struct CUgraph_st {
-  std::vector<std::unique_ptr<CUgraphNode_st>> nodes;
-};
-struct CUgraphExec_st {
-  std::vector<Node> nodes; ///< a snapshot: later changes to the graph do not affect it
-};
 
 namespace {
 
-std::set<CUgraph_st *> gGraphs;
-std::set<CUgraphExec_st *> gExecs;
+using Node = wf::rt::GraphNode;
+using wf::rt::graphs;
 
 bool capturing(cudaStream_t s) {
   CUstream_st *st = streamOf(s);
   return st && st->capture;
 }
 
-/// Copies the kernel's arguments by the parameter layout of its compiled code.
 Error captureArgs(wf::rt::FunctionRecord *fn, void **args, std::vector<std::vector<uint8_t>> &out) {
-  const wf::wfx::Kernel *k = rt().kernelOf(*fn);
-  if (!k)
-    return fn->module->loadError != Error::cudaSuccess ? fn->module->loadError
-                                                       : Error::cudaErrorInvalidDeviceFunction;
-  out.clear();
-  for (const auto &p : k->params) {
-    if (!args || !args[out.size()])
-      return Error::cudaErrorInvalidValue;
-    auto *b = static_cast<const uint8_t *>(args[out.size()]);
-    out.emplace_back(b, b + p.size);
-  }
-  return Error::cudaSuccess;
-}
-
-CUgraphNode_st *addNode(CUgraph_st *g, Node n, const cudaGraphNode_t *deps, size_t numDeps) {
-  auto node = std::make_unique<CUgraphNode_st>();
-  static_cast<Node &>(*node) = std::move(n);
-  node->graph = g;
-  node->deps.assign(deps, deps + numDeps);
-  g->nodes.push_back(std::move(node));
-  return g->nodes.back().get();
+  return wf::rt::Graphs::copyArgs(rt(), *fn, args, out);
 }
 
 /// Appends to the graph a stream captures into, after the stream's previous operation.
 Error captureNode(cudaStream_t s, Node n) {
-  CUgraph_st *g = streamOf(s)->capture;
-  cudaGraphNode_t last = g->nodes.empty() ? nullptr : g->nodes.back().get();
-  addNode(g, std::move(n), &last, last ? 1 : 0);
+  graphs().capture(streamOf(s), std::move(n));
   return Error::cudaSuccess;
-}
-
-bool validDeps(CUgraph_st *g, const cudaGraphNode_t *deps, size_t n) {
-  if (n && !deps)
-    return false;
-  for (size_t i = 0; i < n; ++i)
-    if (!deps[i] || deps[i]->graph != g)
-      return false;
-  return true;
 }
 
 /// A registered variable's device address: through the driver API on the driver route.
@@ -263,30 +198,6 @@ Error memset2D(void *ptr, size_t pitch, unsigned value, unsigned elementSize, si
         e != Error::cudaSuccess)
       return e;
   return Error::cudaSuccess;
-}
-
-/// Queues one graph node on `stream` (nodes go in insertion order, a topological order).
-Error runNode(const Node &n, cudaStream_t stream) {
-  switch (n.type) {
-  case cudaGraphNodeTypeKernel: {
-    std::vector<void *> args;
-    for (const auto &a : n.args)
-      args.push_back(const_cast<uint8_t *>(a.data()));
-    return rt().launch(*n.fn, toDim(n.grid), toDim(n.block), args.data(), n.shared,
-                       streamOf(stream), n.cooperative);
-  }
-  case cudaGraphNodeTypeMemcpy: return copy(n.dst, n.src, n.count, n.kind, stream, true);
-  case cudaGraphNodeTypeMemset:
-    return memset2D(n.memset.dst, n.memset.pitch, n.memset.value, n.memset.elementSize,
-                    n.memset.width, n.memset.height, stream);
-  case cudaGraphNodeTypeHost: {
-    cudaHostFn_t fn = n.hostFn;
-    void *data = n.userData;
-    rt().enqueueHost(streamOf(stream), [fn, data] { fn(data); });
-    return Error::cudaSuccess;
-  }
-  default: return Error::cudaSuccess;
-  }
 }
 
 /// A pitched region: 3D copies and sets walk it row by row.
@@ -456,10 +367,7 @@ cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 cudaError_t cudaDeviceReset(void) {
   API("cudaDeviceReset");
   rt().reset(); // streams and events with it
-  for (auto *g : gGraphs) delete g;
-  gGraphs.clear();
-  for (auto *g : gExecs) delete g;
-  gExecs.clear();
+  graphs().reset();
   gCacheConfig = 0;
   RETURN(Error::cudaSuccess);
 }
@@ -1144,7 +1052,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
   RETURN(launchImpl(rt().findFunction(func), grid, block, args, shared, stream, true));
 }
 
-// --- stream capture and graphs (every stream is synchronous: a graph runs when launched) ---
+// --- stream capture and graphs (runtime/lib/graphs.cpp) ---
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
   API("cudaStreamBeginCapture");
   REQUIRE_DEVICE();
@@ -1152,10 +1060,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
   // The legacy default stream cannot be captured; nor can a stream twice.
   CUstream_st *s = streamOf(stream);
   if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
-  if (s->legacy) RETURN(Error::cudaErrorStreamCaptureUnsupported);
-  if (s->capture) RETURN(Error::cudaErrorIllegalState);
-  s->capture = new CUgraph_st;
-  RETURN(Error::cudaSuccess);
+  RETURN(graphs().beginCapture(s));
 }
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph) {
   API("cudaStreamEndCapture");
@@ -1163,11 +1068,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph) {
   if (!graph) RETURN(Error::cudaErrorInvalidValue);
   CUstream_st *s = streamOf(stream);
   if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
-  if (!s->capture) RETURN(Error::cudaErrorIllegalState);
-  *graph = s->capture;
-  gGraphs.insert(s->capture);
-  s->capture = nullptr;
-  RETURN(Error::cudaSuccess);
+  RETURN(graphs().endCapture(s, *graph));
 }
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus *status) {
   API("cudaStreamIsCapturing");
@@ -1180,19 +1081,16 @@ cudaError_t cudaGraphCreate(cudaGraph_t *graph, unsigned flags) {
   API("cudaGraphCreate");
   if (!graph || flags) RETURN(Error::cudaErrorInvalidValue);
   REQUIRE_DEVICE();
-  *graph = new CUgraph_st;
-  gGraphs.insert(*graph);
+  *graph = graphs().create();
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   API("cudaGraphDestroy");
-  if (!gGraphs.erase(graph)) RETURN(Error::cudaErrorInvalidValue);
-  delete graph;
-  RETURN(Error::cudaSuccess);
+  RETURN(graphs().destroy(graph));
 }
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes) {
   API("cudaGraphGetNodes");
-  if (!gGraphs.count(graph) || !numNodes) RETURN(Error::cudaErrorInvalidValue);
+  if (!graphs().valid(graph) || !numNodes) RETURN(Error::cudaErrorInvalidValue);
   if (nodes)
     for (size_t i = 0; i < *numNodes; ++i)
       nodes[i] = i < graph->nodes.size() ? graph->nodes[i].get() : nullptr;
@@ -1201,7 +1099,7 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t 
 }
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType *type) {
   API("cudaGraphNodeGetType");
-  if (!node || !type || !gGraphs.count(node->graph)) RETURN(Error::cudaErrorInvalidValue);
+  if (!node || !type || !graphs().valid(node->graph)) RETURN(Error::cudaErrorInvalidValue);
   *type = node->type;
   RETURN(Error::cudaSuccess);
 }
@@ -1210,7 +1108,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                    const cudaKernelNodeParams *p) {
   API("cudaGraphAddKernelNode");
   REQUIRE_DEVICE();
-  if (!node || !p || !gGraphs.count(graph) || !validDeps(graph, deps, numDeps))
+  if (!node || !p || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
     RETURN(Error::cudaErrorInvalidValue);
   if (p->extra) RETURN(rt().notSupported("cudaKernelNodeParams::extra"));
   Node n;
@@ -1221,7 +1119,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t graph,
   n.block = p->blockDim;
   n.shared = p->sharedMemBytes;
   if (Error e = captureArgs(n.fn, p->kernelParams, n.args); e != Error::cudaSuccess) RETURN(e);
-  *node = addNode(graph, std::move(n), deps, numDeps);
+  *node = graphs().add(graph, std::move(n), deps, numDeps);
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *node, cudaGraph_t graph,
@@ -1229,7 +1127,7 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *node, cudaGraph_t graph,
                                      const void *src, size_t count, cudaMemcpyKind kind) {
   API("cudaGraphAddMemcpyNode1D");
   REQUIRE_DEVICE();
-  if (!node || !gGraphs.count(graph) || !validDeps(graph, deps, numDeps) || !dst || !src)
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps) || !dst || !src)
     RETURN(Error::cudaErrorInvalidValue);
   if (unsigned(kind) > cudaMemcpyDefault) RETURN(Error::cudaErrorInvalidMemcpyDirection);
   Node n;
@@ -1238,7 +1136,7 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *node, cudaGraph_t graph,
   n.src = src;
   n.count = count;
   n.kind = kind;
-  *node = addNode(graph, std::move(n), deps, numDeps);
+  *node = graphs().add(graph, std::move(n), deps, numDeps);
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *node, cudaGraph_t graph,
@@ -1246,48 +1144,44 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                    const cudaMemsetParams *p) {
   API("cudaGraphAddMemsetNode");
   REQUIRE_DEVICE();
-  if (!node || !p || !gGraphs.count(graph) || !validDeps(graph, deps, numDeps))
+  if (!node || !p || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
     RETURN(Error::cudaErrorInvalidValue);
   if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
     RETURN(Error::cudaErrorInvalidValue);
   Node n;
   n.type = cudaGraphNodeTypeMemset;
   n.memset = *p;
-  *node = addNode(graph, std::move(n), deps, numDeps);
+  *node = graphs().add(graph, std::move(n), deps, numDeps);
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                  const cudaGraphNode_t *deps, size_t numDeps,
                                  const cudaHostNodeParams *p) {
   API("cudaGraphAddHostNode");
-  if (!node || !p || !p->fn || !gGraphs.count(graph) || !validDeps(graph, deps, numDeps))
+  if (!node || !p || !p->fn || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
     RETURN(Error::cudaErrorInvalidValue);
   Node n;
   n.type = cudaGraphNodeTypeHost;
   n.hostFn = p->fn;
   n.userData = p->userData;
-  *node = addNode(graph, std::move(n), deps, numDeps);
+  *node = graphs().add(graph, std::move(n), deps, numDeps);
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                   const cudaGraphNode_t *deps, size_t numDeps) {
   API("cudaGraphAddEmptyNode");
-  if (!node || !gGraphs.count(graph) || !validDeps(graph, deps, numDeps))
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
     RETURN(Error::cudaErrorInvalidValue);
-  *node = addNode(graph, Node{}, deps, numDeps);
+  *node = graphs().add(graph, Node{}, deps, numDeps);
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph,
                                  unsigned long long flags) {
   API("cudaGraphInstantiate");
   REQUIRE_DEVICE();
-  if (!exec || !gGraphs.count(graph)) RETURN(Error::cudaErrorInvalidValue);
+  if (!exec || !graphs().valid(graph)) RETURN(Error::cudaErrorInvalidValue);
   (void)flags; // auto-free-on-launch, upload, device launch, priority: nothing to do here
-  auto *e = new CUgraphExec_st;
-  for (const auto &n : graph->nodes)
-    e->nodes.push_back(static_cast<const Node &>(*n));
-  gExecs.insert(e);
-  *exec = e;
+  *exec = graphs().instantiate(graph);
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t graph,
@@ -1296,21 +1190,15 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t gra
 }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
   API("cudaGraphExecDestroy");
-  if (!gExecs.erase(exec)) RETURN(Error::cudaErrorInvalidValue);
-  delete exec;
-  RETURN(Error::cudaSuccess);
+  RETURN(graphs().destroyExec(exec));
 }
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   API("cudaGraphLaunch");
   REQUIRE_DEVICE();
-  if (!gExecs.count(exec)) RETURN(Error::cudaErrorInvalidValue);
+  if (!graphs().validExec(exec)) RETURN(Error::cudaErrorInvalidValue);
   if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
   if (capturing(stream)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
-  for (const Node &n : exec->nodes) {
-    if (Error e = runNode(n, stream); e != Error::cudaSuccess) RETURN(e);
-    if (rt().sticky() != Error::cudaSuccess) RETURN(Error::cudaSuccess); // reported at sync
-  }
-  RETURN(Error::cudaSuccess);
+  RETURN(graphs().launch(rt(), exec, streamOf(stream)));
 }
 
 // --- stream-ordered allocation and memory pools (runtime/lib/mempools.cpp): an allocation is
