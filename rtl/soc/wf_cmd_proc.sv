@@ -12,8 +12,8 @@
 //   LaunchDesc   host -> buffer (128 bytes)         FILL    pattern -> device
 //   parameters   host -> param RAM                  TIMESTAMP, completion record: buffer -> host
 // Record layouts (Command, LaunchDesc, Completion) come from wf_device_pkg's generated offsets.
-// Completion records: the fields (seq .. reserved0; report_len 0) are written, the report text is
-// not (the device speaks in fields).
+// Completion records: every field is written (fault details 0 for now: NONE); the device speaks
+// in fields, the host words them.
 module wf_cmd_proc #(
   parameter int unsigned ConfigIndex = 32'(wf_config_pkg::CFG_DEFAULT),
   parameter int unsigned LineBytes = wf_config_pkg::ConfigDefaultCacheLineBytes
@@ -485,14 +485,14 @@ module wf_cmd_proc #(
                             wf_device_pkg::CompletionFaultThreadYSize, 64'(fault_q.thread[1]));
           buf_d = put_field(buf_d, wf_device_pkg::CompletionFaultThreadZOff,
                             wf_device_pkg::CompletionFaultThreadZSize, 64'(fault_q.thread[2]));
-          // report_len and reserved0 stay 0: no report text.
-          if (host_range_ok(compl_q, 64'(wf_device_pkg::CompletionReportOff), dma_window_size_i)) begin
+          // fault_detail, fault_values and reserved0 stay 0 (detail NONE).
+          if (host_range_ok(compl_q, 64'(wf_device_pkg::CompletionBytes), dma_window_size_i)) begin
             mv_start = 1'b1;
             mv_src_kind = KindLocal;
             mv_src = '0;
             mv_dst_kind = KindHost;
             mv_dst = compl_q;
-            mv_len = 64'(wf_device_pkg::CompletionReportOff);
+            mv_len = 64'(wf_device_pkg::CompletionBytes);
             state_d = SRecord;
           end else begin
             state_d = SDone;

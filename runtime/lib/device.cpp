@@ -2,10 +2,17 @@
 // (default func) and WARPFORGE_CONFIG a named configuration. WARPFORGE_SERVER names a board
 // server's socket and selects the `board` plugin, whose device and configuration are the server's.
 #include "warpforge/runtime/device.h"
+#include "warpforge/isa/fault_report.h"
 
 #include <cstdlib>
 
 namespace wf::rt {
+
+std::string DeviceFault::describe(std::string_view kernel) const {
+  if (!hostReason.empty())
+    return hostReason;
+  return isa::dev::describeFault(kernel, fields);
+}
 
 std::unique_ptr<Device> openPluginDevice(const std::string &name, const std::string &config,
                                          const std::string &options, std::string &error);

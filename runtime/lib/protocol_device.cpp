@@ -7,7 +7,7 @@
 // as in any GPU driver.
 //
 // DMA window layout: the command ring, one completion record per ring slot, the launch slots
-// (descriptor, kernel name, parameter buffer), a timestamp word, then the staging area.
+// (descriptor, parameter buffer), a timestamp word, then the staging area.
 //
 // Every command is waited for before the call returns (the runtime's streams are synchronous), so
 // one staging area and one launch slot suffice; the ring still wraps as a real queue does.
@@ -41,13 +41,11 @@ constexpr uint32_t kRingEntries = 256;
 // and under a minute of the emulator's time, so a runaway kernel ends instead of hanging the
 // program. It counts instructions, not time: the cycle model and the RTL take longer to reach it.
 constexpr uint32_t kDefaultWatchdogMinsts = 1000;
-constexpr uint64_t kNameBytes = 256;
 constexpr uint64_t kParamBytes = 32 * 1024; // CUDA's largest parameter buffer (32764) fits
 constexpr uint64_t kRingOffset = 0;
 constexpr uint64_t kCompletionOffset = kRingOffset + kRingEntries * sizeof(dev::Command);
 constexpr uint64_t kLaunchOffset = kCompletionOffset + kRingEntries * sizeof(dev::Completion);
-constexpr uint64_t kNameOffset = kLaunchOffset + sizeof(dev::LaunchDesc);
-constexpr uint64_t kParamOffset = kNameOffset + kNameBytes;
+constexpr uint64_t kParamOffset = kLaunchOffset + sizeof(dev::LaunchDesc);
 constexpr uint64_t kTimestampOffset = kParamOffset + kParamBytes;
 constexpr uint64_t kStagingOffset = (kTimestampOffset + 8 + 4095) & ~uint64_t(4095);
 constexpr uint64_t kNoCompletion = ~uint64_t(0);
@@ -141,11 +139,9 @@ public:
     d.paramAddr = kParamOffset;
     d.rtbuf = p.rtbuf;
     d.profileAddr = p.profileCounters;
+    d.localBase = p.localBase;
     d.gridId = ++gridIds_;
-    d.nameAddr = kNameOffset;
-    d.nameLen = uint32_t(std::min<size_t>(p.kernelName.size(), kNameBytes));
     std::memcpy(window_ + kLaunchOffset, &d, sizeof d);
-    std::memcpy(window_ + kNameOffset, p.kernelName.data(), d.nameLen);
     if (!p.params.empty())
       std::memcpy(window_ + kParamOffset, p.params.data(), p.params.size());
 
@@ -171,8 +167,7 @@ public:
     f.pc = c.faultPc;
     f.address = c.faultAddress;
     f.code = c.faultCode;
-    f.description.assign(reinterpret_cast<const char *>(c.report),
-                         std::min<size_t>(c.reportLen, sizeof c.report));
+    f.fields = c;
     out.fault = f;
     return out;
   }
@@ -214,7 +209,7 @@ private:
   static DeviceFault invalid(std::string why) {
     DeviceFault f;
     f.kind = FaultKind::InvalidLaunch;
-    f.description = std::move(why);
+    f.hostReason = std::move(why);
     return f;
   }
 

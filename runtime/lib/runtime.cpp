@@ -533,6 +533,33 @@ Error Runtime::prepareRtbuf() {
   return Error::cudaSuccess;
 }
 
+Error Runtime::prepareLocalArea(uint64_t bytesPerThread, uint64_t &base) {
+  base = 0;
+  if (bytesPerThread == 0)
+    return Error::cudaSuccess;
+  // Room for every thread the device can hold at once (docs/microarchitecture.md): kept and
+  // only grown, so launches in flight keep theirs until it is replaced while nothing runs.
+  const isa::Config &c = device_->info().config;
+  uint64_t need = bytesPerThread * isa::kWarpSize * c.warpsPerCore * c.cores;
+  if (need > localAreaBytes_) {
+    if (launchesInFlight_ != 0)
+      waitAll();
+    if (localArea_)
+      device_->free(localArea_);
+    localArea_ = device_->allocate(need, 256);
+    localAreaBytes_ = localArea_ ? need : 0;
+    if (!localArea_) {
+      std::fprintf(stderr,
+                   "warpforge: the launch's local memory (%llu bytes a thread, %llu in all) does "
+                   "not fit in device memory\n",
+                   (unsigned long long)bytesPerThread, (unsigned long long)need);
+      return Error::cudaErrorLaunchOutOfResources;
+    }
+  }
+  base = localArea_;
+  return Error::cudaSuccess;
+}
+
 Error Runtime::ensureDeviceHeap() {
   if (deviceHeap_)
     return Error::cudaSuccess;
@@ -588,10 +615,12 @@ void Runtime::drainPrintf() {
 Error Runtime::reportFault(FunctionRecord &fn, const DeviceFault &fault, Dim3 grid, Dim3 block) {
   Error e = faultError(fault.kind);
   std::fflush(stdout);
-  if (fault.kind == FaultKind::Assert && rtbuf_) {
-    // The assert record's layout is the generated RuntimeArea's (isa/device.toml).
-    RuntimeArea area;
-    device_->read(rtbuf_, &area, sizeof area);
+  // The device names where the assert record is (fault_address); its layout is the generated
+  // RuntimeArea's (isa/device.toml).
+  uint64_t assertRecord = fault.address ? fault.address : rtbuf_;
+  RuntimeArea area;
+  if (fault.kind == FaultKind::Assert && assertRecord &&
+      device_->read(assertRecord, &area, sizeof area)) {
     if (area.assertFlag)
       std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
                    readDeviceString(*device_, area.assertFile).c_str(), area.assertLine,
@@ -601,7 +630,7 @@ Error Runtime::reportFault(FunctionRecord &fn, const DeviceFault &fault, Dim3 gr
   }
   std::fprintf(stderr,
                "warpforge: kernel fault (%s): %s\n  launch <<<(%u,%u,%u), (%u,%u,%u)>>> of %s\n",
-               errorName(int(e)), fault.description.c_str(), grid.x, grid.y, grid.z, block.x,
+               errorName(int(e)), fault.describe(fn.name).c_str(), grid.x, grid.y, grid.z, block.x,
                block.y, block.z, fn.name.c_str());
   if (fault.kind != FaultKind::InvalidLaunch)
     sticky_ = e;
@@ -678,6 +707,8 @@ Error Runtime::launch(FunctionRecord &fn, Dim3 grid, Dim3 block, void **args,
     std::memcpy(p.params.data() + k->params[i].offset, args[i], k->params[i].size);
   }
   if (Error e = prepareRtbuf(); e != Error::cudaSuccess)
+    return e;
+  if (Error e = prepareLocalArea(k->localBytes, p.localBase); e != Error::cudaSuccess)
     return e;
   // Cooperative and profiled launches run alone: the grid barrier's address is in the runtime
   // area's header, and the profile counters are read back after the launch.
@@ -931,6 +962,7 @@ void Runtime::reset() {
   hostAllocs_.clear();
   rtbuf_ = 0;
   gridWorkspace_ = 0;
+  localArea_ = localAreaBytes_ = 0;
   deviceHeap_ = 0;
   if (Profiler *profiler = Profiler::fromEnvironment())
     profiler->forgetDevice();

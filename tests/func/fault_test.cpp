@@ -105,7 +105,7 @@ TEST(Faults, IllegalInstructions) {
   Harness h;
   auto illegal = [&](Code c, const std::string &what, uint32_t regs = 32) {
     auto f = expectFault(h, c, FaultKind::IllegalInstruction, {1, 1, 1}, {32, 1, 1}, {}, regs);
-    EXPECT_NE(f.message.find(what), std::string::npos) << f.describe();
+    EXPECT_NE(f.message().find(what), std::string::npos) << f.describe();
     return f;
   };
   Code invalidOpcode;
@@ -189,7 +189,7 @@ TEST(Faults, BarrierDeadlocks) {
   Code tooMany;
   tooMany << mov32(4, 64) << Inst(Opcode::BAR).rb(4) << exitInst();
   auto f = expectFault(h, tooMany, FaultKind::BarrierDeadlock);
-  EXPECT_NE(f.message.find("BAR"), std::string::npos) << f.describe();
+  EXPECT_NE(f.message().find("BAR"), std::string::npos) << f.describe();
   EXPECT_EQ(f.pc, 8u);
 
   // Warps waiting at different barriers for all threads.
@@ -206,7 +206,7 @@ TEST(Faults, BarrierDeadlocks) {
   convergence.label("join");
   convergence << Inst(Opcode::BSYNC).bar(0) << exitInst();
   f = expectFault(h, convergence, FaultKind::BarrierDeadlock);
-  EXPECT_NE(f.message.find("BSYNC B0"), std::string::npos) << f.describe();
+  EXPECT_NE(f.message().find("BSYNC B0"), std::string::npos) << f.describe();
 
   // An early exit is not a deadlock: exited threads count as arrived.
   Code early;
@@ -223,7 +223,7 @@ TEST(Faults, Watchdog) {
   func::RunOptions opts;
   opts.watchdogWarpInsts = 10000;
   func::Fault f = expectFault(h, spin, FaultKind::Watchdog, {2, 1, 1}, {64, 1, 1}, {}, 32, opts);
-  EXPECT_NE(f.message.find("10000"), std::string::npos);
+  EXPECT_NE(f.message().find("10000"), std::string::npos);
   // Exactly at the limit is fine.
   Code straight;
   for (int i = 0; i < 9; ++i)
@@ -273,7 +273,7 @@ TEST(Faults, InvalidLaunches) {
     auto r = h.dev.launch(d);
     ASSERT_TRUE(r.fault);
     EXPECT_EQ(r.fault->kind, FaultKind::InvalidLaunch);
-    EXPECT_NE(r.fault->message.find(what), std::string::npos) << r.fault->describe();
+    EXPECT_NE(r.fault->message().find(what), std::string::npos) << r.fault->describe();
   };
   const isa::Config &cfg = h.dev.config();
   bad(
@@ -299,7 +299,7 @@ TEST(Faults, InvalidLaunches) {
   auto r = big.dev.launch(d);
   ASSERT_TRUE(r.fault);
   EXPECT_EQ(r.fault->kind, FaultKind::InvalidLaunch);
-  EXPECT_NE(r.fault->message.find("a block needs"), std::string::npos) << r.fault->describe();
+  EXPECT_NE(r.fault->message().find("a block needs"), std::string::npos) << r.fault->describe();
 }
 
 TEST(Faults, DeviceStaysUsableAfterAFault) {

@@ -273,7 +273,7 @@ TEST(Texture, SurfaceLoadsAndStoresWithBoundaryModes) {
     << Inst(Opcode::SULD).rd(8).ra(4).rb(6).mod("dim", "2D").mod("size", "B32") << exitInst();
   LaunchResult f = h.run(t, Dim3{1, 1, 1}, Dim3{1, 1, 1}, Params().u64(texHandle), 16);
   ASSERT_TRUE(f.fault.has_value());
-  EXPECT_NE(f.fault->message.find("not a valid object"), std::string::npos) << f.fault->describe();
+  EXPECT_NE(f.fault->message().find("not a valid object"), std::string::npos) << f.fault->describe();
 }
 
 } // namespace

@@ -76,7 +76,12 @@ void exerciseDevice(Device &dev) {
   LaunchOutcome r = dev.launch(p);
   ASSERT_TRUE(r.fault);
   EXPECT_EQ(r.fault->kind, FaultKind::InvalidLaunch);
-  EXPECT_FALSE(r.fault->description.empty());
+  // The reason comes as fields (detail BLOCK_TOO_LARGE); the host's words say which limit.
+  std::string why = r.fault->describe("impossible");
+  EXPECT_NE(why.find("kernel 'impossible'"), std::string::npos) << why;
+  EXPECT_NE(why.find("invalid launch: 4096 threads per block exceed the limit of"),
+            std::string::npos)
+      << why;
 }
 
 TEST(DeviceProtocol, InProcessDevice) {
@@ -297,8 +302,8 @@ TEST(DeviceProtocol, LostServerIsReportedNotFatal) {
   LaunchOutcome r = dev->launch(p);
   ASSERT_TRUE(r.fault);
   EXPECT_EQ(r.fault->kind, FaultKind::InvalidLaunch);
-  EXPECT_NE(r.fault->description.find("lost the device"), std::string::npos)
-      << r.fault->description;
+  EXPECT_NE(r.fault->describe("k").find("lost the device"), std::string::npos)
+      << r.fault->describe("k");
   std::filesystem::remove(path);
 }
 

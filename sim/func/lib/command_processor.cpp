@@ -268,11 +268,9 @@ dev::Status CommandProcessor::launch(uint64_t descAddr, dev::Completion &done) {
   dev::LaunchDesc d;
   if (!hostRead(descAddr, &d, sizeof d))
     return dev::Status::BadCommand;
+  // The kernel's name is the host's (its module table): faults are reported as fields only.
+  // local_base is ignored: the emulator keeps each thread's local memory with its registers.
   LaunchDesc desc;
-  if (d.nameLen && hostRange(d.nameAddr, d.nameLen)) {
-    desc.kernelName.resize(d.nameLen);
-    hostRead(d.nameAddr, desc.kernelName.data(), d.nameLen);
-  }
   if (!hostRange(d.paramAddr, d.paramSize))
     return dev::Status::BadCommand;
   desc.params.resize(d.paramSize);
@@ -306,26 +304,15 @@ dev::Status CommandProcessor::launch(uint64_t descAddr, dev::Completion &done) {
     options.pcProfile = reinterpret_cast<uint64_t *>(device_.memory().host(d.profileAddr));
   }
   LaunchResult r = launcher_ ? launcher_(desc, options) : device_.launch(desc, options);
+  const Fault *f = r.fault ? &*r.fault : nullptr;
+  if (f)
+    done = f->record(); // the fault as fields; seq and status are the caller's
   done.cycles = r.cycles;
   done.warpInsts = r.warpInsts;
   done.threadInsts = r.threadInsts;
-  if (!r.fault)
+  if (!f)
     return dev::Status::Ok;
-  const Fault &f = *r.fault;
-  done.faultKind = uint32_t(f.kind);
-  done.faultPc = f.pc;
-  done.faultCode = f.code;
-  done.faultAddress = f.address;
-  done.faultBlockX = f.block.x;
-  done.faultBlockY = f.block.y;
-  done.faultBlockZ = f.block.z;
-  done.faultThreadX = f.thread.x;
-  done.faultThreadY = f.thread.y;
-  done.faultThreadZ = f.thread.z;
-  std::string report = f.describe();
-  done.reportLen = uint32_t(std::min(report.size(), sizeof done.report));
-  std::memcpy(done.report, report.data(), done.reportLen);
-  return f.kind == FaultKind::InvalidLaunch ? dev::Status::InvalidLaunch : dev::Status::Fault;
+  return f->kind == FaultKind::InvalidLaunch ? dev::Status::InvalidLaunch : dev::Status::Fault;
 }
 
 } // namespace wf::func

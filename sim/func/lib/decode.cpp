@@ -55,8 +55,9 @@ bool atomSupported(isa::AtomOp fn, isa::AtomType ty) {
 /// The rules modifiers add beyond the generated operand widths: access sizes, supported atomic
 /// combinations, existing special registers, and CVTA on the global space, which is the identity
 /// on a 64-bit address. Returns an error message, or an empty string.
-std::string applyModifierRules(Opcode op, uint64_t w, std::array<RegUse, 4> &use,
+FaultDetail applyModifierRules(Opcode op, uint64_t w, std::array<RegUse, 4> &use,
                                DecodedInst &in) {
+  using D = isa::dev::FaultDetail;
   auto get = [w](isa::Field f) { return isa::getField(w, f); };
   if (isa::isLoadStore(op)) {
     // A plain load or store moves what its MemSize modifier says (isa.toml's `bytes`).
@@ -65,13 +66,13 @@ std::string applyModifierRules(Opcode op, uint64_t w, std::array<RegUse, 4> &use
       if (info.mods[i].enumId == isa::EnumId::MemSize)
         in.memBytes = uint8_t(isa::memSizeBytes(isa::MemSize(get(info.mods[i].field))));
     if (in.memBytes == 0)
-      return fmt::format("{} has no access size", info.name);
+      return {D::NoAccessSize, uint64_t(op)};
   }
   switch (op) {
   case Opcode::S2R: {
     unsigned sr = unsigned(get(fld::S2R::sr));
     if (sr >= isa::kNumSRegs)
-      return fmt::format("invalid special register {}", sr);
+      return {D::InvalidSpecialRegister, sr};
     break;
   }
   case Opcode::CVTA:
@@ -82,9 +83,7 @@ std::string applyModifierRules(Opcode op, uint64_t w, std::array<RegUse, 4> &use
     auto fn = isa::AtomOp(get(fld::ATOM::fn));
     auto ty = isa::AtomType(get(fld::ATOM::ty));
     if (!atomSupported(fn, ty))
-      return fmt::format("ATOM.{}.{} is not a supported combination",
-                         isa::kEnums[size_t(isa::EnumId::AtomOp)].values[size_t(fn)],
-                         isa::kEnums[size_t(isa::EnumId::AtomType)].values[size_t(ty)]);
+      return {D::UnsupportedAtomic, uint64_t(fn), uint64_t(ty)};
     in.memBytes = uint8_t(use[kRd].width * 4);
     break;
   }
@@ -95,12 +94,13 @@ std::string applyModifierRules(Opcode op, uint64_t w, std::array<RegUse, 4> &use
 }
 
 /// Decodes one instruction word at byte offset `pc`; returns an error message or "".
-std::string decodeOne(uint64_t w, uint32_t pc, const Program &prog, DecodedInst &in) {
+FaultDetail decodeOne(uint64_t w, uint32_t pc, const Program &prog, DecodedInst &in) {
+  using D = isa::dev::FaultDetail;
   in.word = w;
   unsigned opValue = unsigned(isa::getField(w, isa::FormatR::op));
   const isa::OpInfo &info = isa::kOps[opValue];
   if (!info.valid)
-    return fmt::format("invalid opcode 0x{:02x}", opValue);
+    return {D::InvalidOpcode, opValue};
   auto op = Opcode(opValue);
 
   for (unsigned i = 0; i < info.numMods; ++i) {
@@ -110,7 +110,7 @@ std::string decodeOne(uint64_t w, uint32_t pc, const Program &prog, DecodedInst 
     const isa::EnumInfo &e = isa::kEnums[size_t(mod.enumId)];
     uint64_t value = isa::getField(w, mod.field);
     if (value >= e.count)
-      return fmt::format("invalid {}.{} value {}", info.name, mod.name, value);
+      return {D::InvalidModifier, opValue, i, value};
   }
 
   unsigned pg = unsigned(isa::getField(w, isa::FormatR::pg));
@@ -129,7 +129,7 @@ std::string decodeOne(uint64_t w, uint32_t pc, const Program &prog, DecodedInst 
     case isa::OperandKind::ADDR64: {
       int f = regFieldOf(opd.name);
       if (f < 0)
-        return fmt::format("decoder does not know register operand '{}'", opd.name);
+        return {D::UnknownOperand, opValue, i};
       use[f].used = true;
       use[f].dest = f == kRd && !isa::isStore(op);
       // Pairs and quads, also those a modifier selects, come from the generated tables.
@@ -174,7 +174,7 @@ std::string decodeOne(uint64_t w, uint32_t pc, const Program &prog, DecodedInst 
     }
   }
 
-  if (std::string err = applyModifierRules(op, w, use, in); !err.empty())
+  if (FaultDetail err = applyModifierRules(op, w, use, in))
     return err;
 
   static constexpr isa::Field kRegFields[4] = {isa::FormatR::rd, isa::FormatR::ra, isa::FormatR::rb,
@@ -191,10 +191,9 @@ std::string decodeOne(uint64_t w, uint32_t pc, const Program &prog, DecodedInst 
       continue;
     }
     if (reg % width != 0)
-      return fmt::format("misaligned register {} R{}", width == 2 ? "pair" : "quad", reg);
+      return {width == 2 ? D::MisalignedPair : D::MisalignedQuad, reg};
     if (reg + width > prog.regsPerThread)
-      return fmt::format("register R{} is beyond the {} registers allocated", reg + width - 1,
-                         prog.regsPerThread);
+      return {D::RegisterNotAllocated, reg + width - 1, prog.regsPerThread};
     *rows[f] = uint16_t(reg);
   }
   bool rdWritten = use[kRd].used && use[kRd].dest && in.rd != prog.discardRow;
@@ -222,23 +221,23 @@ Program decodeProgram(const uint8_t *code, uint32_t codeSize, uint32_t regsPerTh
     uint64_t word;
     std::memcpy(&word, code + uint64_t(i) * isa::kInstBytes, sizeof word); // little-endian host
     DecodedInst &in = prog.insts[i];
-    std::string err = decodeOne(word, i * isa::kInstBytes, prog, in);
-    if (!err.empty()) {
+    FaultDetail err = decodeOne(word, i * isa::kInstBytes, prog, in);
+    if (err) {
       in = DecodedInst{};
       in.word = word;
       in.op = kIllegalOp;
       // Code segments full of data could run out of message numbers: the last one is shared.
       if (prog.messages.size() < 0xfffe)
-        prog.messages.push_back(std::move(err));
+        prog.messages.push_back(err);
       else
-        prog.messages.back() = "illegal instruction";
+        prog.messages.back() = isa::dev::FaultDetail::Undecodable;
       in.message = uint16_t(prog.messages.size() - 1);
     }
   }
   DecodedInst &end = prog.insts[count];
   end.op = kIllegalOp;
   end.message = uint16_t(prog.messages.size());
-  prog.messages.push_back("execution ran past the end of the code segment");
+  prog.messages.push_back(isa::dev::FaultDetail::PastCodeEnd);
   return prog;
 }
 

@@ -5,12 +5,13 @@
 // predicates become slots of the warp's predicate masks (PT reads all ones, writes a discard slot),
 // pc-relative targets become absolute. Everything that makes an instruction illegal (invalid
 // opcode or modifier, a register beyond the allocation, a misaligned pair or quad) is found here
-// and turns the record into kIllegalOp with a message; it faults when it issues.
+// and turns the record into kIllegalOp with a fault detail; it faults when it issues.
 //
 //===----------------------------------------------------------------------===//
 
 #pragma once
 
+#include "warpforge/func/device.h"
 #include "warpforge/isa/isa.gen.h"
 
 #include <cstdint>
@@ -53,7 +54,7 @@ struct DecodedInst {
 /// The decoded code segment of one launch.
 struct Program {
   std::vector<DecodedInst> insts; ///< one per instruction, plus a final "outside the code" record
-  std::vector<std::string> messages;
+  std::vector<FaultDetail> messages;
   uint32_t codeSize = 0;
   uint32_t regsPerThread = 0;
   uint32_t rows = 0;       ///< register rows per warp (registers + kExtraRows)

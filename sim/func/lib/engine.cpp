@@ -303,6 +303,16 @@ Block &Core::admitBlock(uint64_t n) {
   return b;
 }
 
+/// A pending fault's detail in words, for the timeline.
+static std::string pendingMessage(const PendingFault &pf) {
+  Fault f;
+  f.kind = pf.kind;
+  f.address = pf.address;
+  f.code = pf.code;
+  f.detail = pf.detail;
+  return f.message();
+}
+
 void Core::recordRun(const Warp &w, uint64_t began, uint64_t insts, StopReason reason,
                      const PendingFault &fault) {
   TimelineRecorder &timeline = *launch->timeline;
@@ -310,7 +320,7 @@ void Core::recordRun(const Warp &w, uint64_t began, uint64_t insts, StopReason r
   if (insts)
     timeline.warpRan(id, w, began, cycle, insts, kWhy[unsigned(reason)]);
   if (reason == StopReason::Fault) {
-    timeline.warpInstant(id, w, cycle, "fault", fault.message);
+    timeline.warpInstant(id, w, cycle, "fault", pendingMessage(fault));
   } else if (reason == StopReason::Idle) {
     // Every lane waits: name the first waiting lane's barrier.
     uint32_t waiting = ~w.exited;
@@ -368,9 +378,9 @@ bool Core::round() {
       f.kind = FaultKind::Watchdog;
       f.lane = w->group ? firstLane(w->group) : 0;
       f.pc = w->groupPc;
-      f.message = fmt::format("the launch ran more than its limit of {} warp instructions", limit);
+      f.detail = {isa::dev::FaultDetail::WatchdogLimit, limit};
       if (L.timeline)
-        L.timeline->warpInstant(id, *w, cycle, "fault", f.message);
+        L.timeline->warpInstant(id, *w, cycle, "fault", pendingMessage(f));
       L.raise(*w, f);
       return false;
     }
@@ -463,7 +473,7 @@ void Launch::raise(const Warp &w, const PendingFault &pf) {
   f.pc = pf.pc;
   f.address = pf.address;
   f.code = pf.code;
-  f.message = pf.message;
+  f.detail = pf.detail;
   std::lock_guard lock(faultMutex_);
   if (!fault_)
     fault_ = std::move(f);
@@ -479,23 +489,21 @@ void Launch::raiseDeadlock(Block &block) {
     if (!waiting)
       continue;
     unsigned lane = firstLane(waiting);
-    std::string what;
+    using D = isa::dev::FaultDetail;
+    PendingFault f;
+    f.detail = D::DeadlockAtBarrier;
     if ((w.barWait >> lane) & 1) {
-      what = "a CTA barrier (BAR)";
+      f.detail = D::DeadlockAtBar;
     } else if ((w.warpsyncWait >> lane) & 1) {
-      what = "WARPSYNC";
+      f.detail = D::DeadlockAtWarpsync;
     } else {
       for (unsigned b = 0; b < w.bsyncWait.size(); ++b)
         if ((w.bsyncWait[b] >> lane) & 1)
-          what = fmt::format("BSYNC B{}", b);
+          f.detail = {D::DeadlockAtBsync, b};
     }
-    PendingFault f;
     f.kind = FaultKind::BarrierDeadlock;
     f.lane = lane;
     f.pc = w.pc[lane] - isa::kInstBytes;
-    f.message = fmt::format("every thread of the block waits and no barrier can complete "
-                            "(this thread waits at {})",
-                            what.empty() ? "a barrier" : what);
     raise(w, f);
     return;
   }

@@ -139,7 +139,7 @@ struct PendingFault {
   uint32_t pc = 0;
   uint64_t address = 0;
   uint32_t code = 0;
-  std::string message;
+  FaultDetail detail;
 };
 
 struct Core {
@@ -207,8 +207,8 @@ private:
   std::optional<Fault> fault_;
 };
 
-/// Why `desc` cannot run on the device, or an empty string.
-std::string checkLaunch(const isa::Config &config, const Memory &memory, const LaunchDesc &desc);
+/// Why `desc` cannot run on the device (an INVALID_LAUNCH detail), or no detail.
+FaultDetail checkLaunch(const isa::Config &config, const Memory &memory, const LaunchDesc &desc);
 
 /// Runs up to `budget` warp instructions of `w` (execute.cpp). On StopReason::Fault the fault
 /// is in `fault`.

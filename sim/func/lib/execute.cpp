@@ -172,21 +172,6 @@ inline uint32_t satLanes32(uint32_t exec, uint32_t *d) {
 
 enum class MemSpace : uint8_t { Global, Shared, Local, Const, Param };
 
-const char *spaceName(MemSpace s) {
-  switch (s) {
-  case MemSpace::Global:
-    return "global";
-  case MemSpace::Shared:
-    return "shared";
-  case MemSpace::Local:
-    return "local";
-  case MemSpace::Const:
-    return "constant";
-  default:
-    return "parameter";
-  }
-}
-
 /// What a warp's memory instructions see.
 struct MemCtx {
   uint8_t *global;
@@ -517,30 +502,32 @@ template <bool kTrace>
 
   // Faults: the lane reported is the first lane of `lanes`; the pc is filled in at `faulted`.
   // (These capture nothing of the loop state, which therefore stays in registers.)
-  auto raise = [&fault](FaultKind kind, uint32_t lanes, std::string message, uint64_t address = 0,
+  using D = isa::dev::FaultDetail;
+  auto raise = [&fault](FaultKind kind, uint32_t lanes, FaultDetail detail, uint64_t address = 0,
                         uint32_t code = 0) {
     fault.kind = kind;
     fault.lane = lanes ? firstLane(lanes) : 0;
     fault.address = address;
     fault.code = code;
-    fault.message = std::move(message);
+    fault.detail = detail;
   };
-  auto memFault = [&raise](const Access &a, unsigned lane, uint64_t addr, unsigned bytes,
-                           bool write) {
-    if (a.fault == FaultKind::Misaligned)
-      raise(a.fault, 1u << lane,
-            fmt::format("misaligned {}-byte {} {} 0x{:x}", bytes, spaceName(a.space),
-                        write ? "store to" : "load from", addr),
-            addr);
-    else
-      raise(a.fault, 1u << lane,
-            fmt::format("{}-byte {} {} 0x{:x} is outside the space", bytes, spaceName(a.space),
-                        write ? "store to" : "load from", addr),
-            addr);
+  // Memory faults name the space, the direction and the size (isa/device.toml's fault details).
+  auto memDetail = [](D code, MemSpace space, bool write, unsigned bytes) {
+    FaultDetail d(code);
+    d.space = uint8_t(space); // MemSpace follows isa.toml's Space
+    d.write = write;
+    d.size = bytes;
+    return d;
+  };
+  auto memFault = [&raise, &memDetail](const Access &a, unsigned lane, uint64_t addr,
+                                       unsigned bytes, bool write) {
+    raise(a.fault, 1u << lane,
+          memDetail(a.fault == FaultKind::Misaligned ? D::MisalignedAccess : D::OutsideSpace,
+                    a.space, write, bytes),
+          addr);
   };
   auto badPc = [&raise](uint32_t lanes, uint32_t target) {
-    raise(FaultKind::IllegalInstruction, lanes,
-          fmt::format("jump to 0x{:x}, outside the code segment or misaligned", target));
+    raise(FaultKind::IllegalInstruction, lanes, {D::BadJump, target});
   };
 
   while (warpInsts < budget) {
@@ -1149,9 +1136,7 @@ template <bool kTrace>
           if (acc.fault == FaultKind::None &&
               (acc.space == MemSpace::Const || acc.space == MemSpace::Param)) [[unlikely]] {
             raise(FaultKind::ReadOnlyWrite, 1u << l,
-                  fmt::format("store to the read-only {} space at 0x{:x}", spaceName(acc.space),
-                              addr),
-                  addr);
+                  memDetail(D::ReadOnlyStore, acc.space, true, bytes), addr);
             return false;
           }
           if (acc.fault != FaultKind::None) [[unlikely]] {
@@ -1226,10 +1211,8 @@ template <bool kTrace>
           goto faulted;
         }
         if (acc.space == MemSpace::Const || acc.space == MemSpace::Param) {
-          raise(
-              FaultKind::ReadOnlyWrite, 1u << l,
-              fmt::format("atomic on the read-only {} space at 0x{:x}", spaceName(acc.space), addr),
-              addr);
+          raise(FaultKind::ReadOnlyWrite, 1u << l,
+                memDetail(D::ReadOnlyAtomic, acc.space, true, bytes), addr);
           goto faulted;
         }
       }
@@ -1441,7 +1424,7 @@ template <bool kTrace>
       uint32_t id = a[lane] + get(in, fld::BAR::id);
       if (id >= blk.bars.size()) {
         raise(FaultKind::IllegalInstruction, exec,
-              fmt::format("barrier number {} is out of range (0..{})", id, blk.bars.size() - 1));
+              {D::BarrierOutOfRange, id, blk.bars.size() - 1});
         goto faulted;
       }
       uint32_t count = b[lane];
@@ -1469,18 +1452,16 @@ template <bool kTrace>
       if (exec) {
         uint32_t code = in.imm;
         if (code == 1)
-          raise(FaultKind::Assert, exec,
-                fmt::format("device-side assertion failed (record in the runtime area at 0x{:x})",
-                            desc.rtbuf),
-                0, code);
+          // The assert record's location: the runtime area (RuntimeArea's assert fields).
+          raise(FaultKind::Assert, exec, D::AssertRecord, desc.rtbuf, code);
         else
-          raise(FaultKind::Trap, exec, fmt::format("trap (code {})", code), 0, code);
+          raise(FaultKind::Trap, exec, D::TrapCode, 0, code);
         goto faulted;
       }
       break;
     case uint8_t(Opcode::BPT):
       if (exec) {
-        raise(FaultKind::Breakpoint, exec, fmt::format("breakpoint (code {})", in.imm), 0, in.imm);
+        raise(FaultKind::Breakpoint, exec, D::BreakpointCode, 0, in.imm);
         goto faulted;
       }
       break;
@@ -1615,15 +1596,14 @@ template <bool kTrace>
     case uint8_t(Opcode::SUST): {
       TexFault tf;
       if (!executeTexture(in, exec, R, TexMemory{L.global, L.globalSize}, tf)) [[unlikely]] {
-        raise(tf.kind, 1u << tf.lane, std::move(tf.message), tf.address);
+        raise(tf.kind, 1u << tf.lane, tf.detail, tf.address);
         goto faulted;
       }
       break;
     }
     default: // kIllegalOp and the end-of-code record: decoding precedes the guard
       raise(FaultKind::IllegalInstruction, mask,
-            in.message ? L.program.messages[in.message]
-                       : fmt::format("invalid opcode 0x{:02x}", in.op));
+            in.message ? L.program.messages[in.message] : FaultDetail(D::InvalidOpcode, in.op));
       goto faulted;
     }
 

@@ -25,12 +25,12 @@ std::string WarpRef::str() const {
 
 Stepper::Stepper(Device &device, const LaunchDesc &desc, CommitSink sink)
     : device_(device), desc_(desc) {
-  if (std::string why = checkLaunch(device.config(), device.memory(), desc_); !why.empty()) {
+  if (FaultDetail why = checkLaunch(device.config(), device.memory(), desc_)) {
     Fault f;
     f.kind = FaultKind::InvalidLaunch;
     f.kernel = desc_.kernelName;
     f.pc = desc_.entryPc;
-    f.message = std::move(why);
+    f.detail = why;
     fault_ = std::move(f);
     return;
   }

@@ -71,11 +71,11 @@ uint32_t clampLayer(int32_t layer, const isa::dev::TexDesc &d) {
   return uint32_t(std::clamp(layer, 0, top));
 }
 
-bool badObject(TexFault &f, unsigned lane, uint64_t handle, const char *what) {
+bool badObject(TexFault &f, unsigned lane, uint64_t handle, isa::dev::FaultDetail what) {
   f.kind = FaultKind::OutOfBounds;
   f.lane = lane;
   f.address = handle;
-  f.message = fmt::format("{} 0x{:x} is not a valid object", what, handle);
+  f.detail = what;
   return false;
 }
 
@@ -96,11 +96,11 @@ bool runTex(const DecodedInst &in, uint32_t exec, uint32_t *regs, const TexMemor
     isa::dev::TexDesc desc;
     htex::Format format;
     if (!readDesc(mem, handle, desc) || (desc.flags & 1) || !formatOf(desc, format))
-      return badObject(fault, l, handle, "texture object");
+      return badObject(fault, l, handle, isa::dev::FaultDetail::InvalidTextureObject);
     if (dims == 0 || (gatherComp && dims != 2)) {
       fault.kind = FaultKind::IllegalInstruction;
       fault.lane = l;
-      fault.message = "TEX: cube maps and gathers other than 2D are not supported";
+      fault.detail = isa::dev::FaultDetail::TexUnsupported;
       return false;
     }
     uint32_t coord[3] = {0, 0, 0};
@@ -143,9 +143,7 @@ bool runTex(const DecodedInst &in, uint32_t exec, uint32_t *regs, const TexMemor
       fault.kind = FaultKind::OutOfBounds;
       fault.lane = l;
       fault.address = badAddr;
-      fault.message = fmt::format("texel at 0x{:x} of texture object 0x{:x} is outside device "
-                                  "memory",
-                                  badAddr, handle);
+      fault.detail = {isa::dev::FaultDetail::TexelOutside, handle};
       return false;
     }
   }
@@ -188,11 +186,11 @@ bool runSurface(const DecodedInst &in, uint32_t exec, uint32_t *regs, const TexM
     isa::dev::TexDesc desc;
     if (!readDesc(mem, handle, desc) || !(desc.flags & 1) || desc.channels < 1 ||
         desc.channels > 4 || desc.bits % 8 != 0 || desc.bits == 0)
-      return badObject(fault, l, handle, "surface object");
+      return badObject(fault, l, handle, isa::dev::FaultDetail::InvalidSurfaceObject);
     if (dims == 0) {
       fault.kind = FaultKind::IllegalInstruction;
       fault.lane = l;
-      fault.message = "SULD/SUST: cube map surfaces are not supported";
+      fault.detail = isa::dev::FaultDetail::SurfaceCube;
       return false;
     }
     const unsigned off = layered ? 1 : 0;
@@ -204,7 +202,8 @@ bool runSurface(const DecodedInst &in, uint32_t exec, uint32_t *regs, const TexM
       fault.kind = FaultKind::Misaligned;
       fault.lane = l;
       fault.address = uint64_t(x);
-      fault.message = fmt::format("surface access of {} bytes at misaligned byte x {}", bytes, x);
+      fault.detail = isa::dev::FaultDetail::SurfaceMisaligned;
+      fault.detail.size = bytes;
       return false;
     }
     const int64_t rowBytes = int64_t(desc.width) * (desc.channels * desc.bits / 8);
@@ -217,9 +216,9 @@ bool runSurface(const DecodedInst &in, uint32_t exec, uint32_t *regs, const TexM
         fault.kind = FaultKind::OutOfBounds;
         fault.lane = l;
         fault.address = uint64_t(x);
-        fault.message = fmt::format("surface {} out of range at byte x {}, y {}, z {}, layer {} "
-                                    "(object 0x{:x})",
-                                    store ? "store" : "load", x, y, z, layer, handle);
+        fault.detail = {isa::dev::FaultDetail::SurfaceRange, uint64_t(y), uint64_t(z),
+                        uint64_t(layer), handle};
+        fault.detail.write = store;
         return false;
       }
       if (clamp == isa::SurfClamp::ZERO)
@@ -236,7 +235,7 @@ bool runSurface(const DecodedInst &in, uint32_t exec, uint32_t *regs, const TexM
       fault.kind = FaultKind::OutOfBounds;
       fault.lane = l;
       fault.address = addr;
-      fault.message = fmt::format("surface element at 0x{:x} is outside device memory", addr);
+      fault.detail = isa::dev::FaultDetail::SurfaceOutside;
       return false;
     }
     host[l] = mem.global + moff;

@@ -20,7 +20,7 @@ struct TexFault {
   FaultKind kind = FaultKind::None;
   unsigned lane = 0;
   uint64_t address = 0;
-  std::string message;
+  FaultDetail detail;
 };
 
 /// Global memory as texture instructions see it.

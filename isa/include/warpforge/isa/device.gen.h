@@ -71,7 +71,7 @@ inline constexpr RegInfo kRegs[] = {
 
 /// Register fields: masks.
 inline constexpr uint32_t kStatusIdle = 0x1u; ///< the queue is empty and nothing runs
-inline constexpr uint32_t kStatusFaulted = 0x2u; ///< a launch faulted since the last RESET (its completion record holds the report)
+inline constexpr uint32_t kStatusFaulted = 0x2u; ///< a launch faulted since the last RESET (its completion record holds the fault)
 inline constexpr uint32_t kControlReset = 0x1u; ///< abort and empty the queue, clear COMPLETED_SEQ, STATUS.FAULTED and IRQ_STATUS
 inline constexpr uint32_t kControlScrub = 0x2u; ///< zero all device memory (with RESET: a clean device for the next program)
 inline constexpr uint32_t kIrqStatusCompletion = 0x1u; ///< a command with the IRQ flag completed
@@ -93,7 +93,7 @@ inline constexpr uint8_t kFlagDstHost = 0x4; ///< COPY: arg1 is an offset in the
 
 enum class Status : uint32_t {
   Ok = 0, ///< completed
-  Fault = 1, ///< the launch faulted: `fault_*` fields and `report` describe it
+  Fault = 1, ///< the launch faulted: the `fault_*` fields describe it
   BadCommand = 2, ///< unknown opcode or an argument out of range (outside device memory or the DMA window)
   InvalidLaunch = 3, ///< the launch descriptor asks for what the device cannot do (resources, code segment)
 };
@@ -104,7 +104,7 @@ enum class Fault : uint32_t {
   Misaligned = 2, ///< an access not aligned to its size
   IllegalInstruction = 3, ///< an undefined encoding, or a fetch outside the code segment
   Trap = 4, ///< the TRAP instruction (__trap)
-  Assert = 5, ///< a failed device assert (the runtime area holds its record)
+  Assert = 5, ///< a failed device assert: `fault_address` is the device address of the runtime area that holds its record
   Breakpoint = 6, ///< the BPT instruction
   BarrierDeadlock = 7, ///< a block can make no progress: threads wait at a barrier others will never reach
   Watchdog = 8, ///< the launch exceeded WATCHDOG_MINSTS
@@ -112,6 +112,128 @@ enum class Fault : uint32_t {
   InvalidLaunch = 10, ///< the launch itself is impossible; nothing ran
 };
 inline constexpr uint32_t kFaultKinds = 11;
+
+/// What the host prints for each fault kind, indexed by Fault.
+inline constexpr const char *kFaultText[] = {
+    "no fault",
+    "out-of-bounds access",
+    "misaligned access",
+    "illegal instruction",
+    "trap",
+    "assertion failed",
+    "breakpoint",
+    "barrier deadlock",
+    "watchdog timeout",
+    "write to read-only memory",
+    "invalid launch",
+};
+
+/// Fault details (Completion::faultDetail): what exactly went wrong.
+enum class FaultDetail : uint16_t {
+  None = 0, ///< NONE: no detail
+  MisalignedAccess = 1, ///< MISALIGNED: an access not aligned to its size
+  OutsideSpace = 2, ///< OUT_OF_BOUNDS: an access outside its memory space
+  ReadOnlyStore = 3, ///< READ_ONLY_WRITE: a store to constant or parameter memory
+  ReadOnlyAtomic = 4, ///< READ_ONLY_WRITE: an atomic on constant or parameter memory
+  BadJump = 5, ///< ILLEGAL_INSTRUCTION: v0: the jump target
+  BarrierOutOfRange = 6, ///< ILLEGAL_INSTRUCTION: v0: the barrier, v1: the highest barrier
+  AssertRecord = 7, ///< ASSERT: `fault_address`: the runtime area holding the assert record
+  TrapCode = 8, ///< TRAP: `fault_code`: the TRAP immediate
+  BreakpointCode = 9, ///< BREAKPOINT: `fault_code`: the BPT immediate
+  InvalidOpcode = 10, ///< ILLEGAL_INSTRUCTION: v0: the opcode field
+  InvalidModifier = 11, ///< ILLEGAL_INSTRUCTION: v0: opcode, v1: modifier index (isa.toml order), v2: its value
+  NoAccessSize = 12, ///< ILLEGAL_INSTRUCTION: v0: opcode
+  InvalidSpecialRegister = 13, ///< ILLEGAL_INSTRUCTION: v0: the special register field
+  UnsupportedAtomic = 14, ///< ILLEGAL_INSTRUCTION: v0: AtomOp, v1: AtomType
+  UnknownOperand = 15, ///< ILLEGAL_INSTRUCTION: v0: opcode, v1: operand index
+  MisalignedPair = 16, ///< ILLEGAL_INSTRUCTION: v0: the register
+  MisalignedQuad = 17, ///< ILLEGAL_INSTRUCTION: v0: the register
+  RegisterNotAllocated = 18, ///< ILLEGAL_INSTRUCTION: v0: the register, v1: registers per thread
+  PastCodeEnd = 19, ///< ILLEGAL_INSTRUCTION: 
+  Undecodable = 20, ///< ILLEGAL_INSTRUCTION: an encoding the device does not decode (no further detail)
+  WatchdogLimit = 21, ///< WATCHDOG: v0: the limit
+  DeadlockAtBar = 22, ///< BARRIER_DEADLOCK: 
+  DeadlockAtWarpsync = 23, ///< BARRIER_DEADLOCK: 
+  DeadlockAtBsync = 24, ///< BARRIER_DEADLOCK: v0: the convergence barrier
+  DeadlockAtBarrier = 25, ///< BARRIER_DEADLOCK: 
+  InvalidTextureObject = 26, ///< OUT_OF_BOUNDS: `fault_address`: the handle
+  InvalidSurfaceObject = 27, ///< OUT_OF_BOUNDS: `fault_address`: the handle
+  TexUnsupported = 28, ///< ILLEGAL_INSTRUCTION: 
+  TexelOutside = 29, ///< OUT_OF_BOUNDS: v0: the texture object
+  SurfaceCube = 30, ///< ILLEGAL_INSTRUCTION: 
+  SurfaceMisaligned = 31, ///< MISALIGNED: `fault_address`: byte x (signed)
+  SurfaceRange = 32, ///< OUT_OF_BOUNDS: `fault_address`: byte x; v0..v2: y, z, layer (signed); v3: the surface object
+  SurfaceOutside = 33, ///< OUT_OF_BOUNDS: 
+  EmptyGrid = 34, ///< INVALID_LAUNCH: 
+  BlockTooLarge = 35, ///< INVALID_LAUNCH: v0: threads, v1: the limit
+  TooManyWarps = 36, ///< INVALID_LAUNCH: v0: warps, v1: warp slots
+  TooManyRegisters = 37, ///< INVALID_LAUNCH: v0: registers, v1: the limit
+  BlockRegisters = 38, ///< INVALID_LAUNCH: v0: needed, v1: a core's
+  TooMuchShared = 39, ///< INVALID_LAUNCH: v0: bytes, v1: the limit
+  TooMuchLocal = 40, ///< INVALID_LAUNCH: v0: bytes, v1: the limit
+  BadCodeSegment = 41, ///< INVALID_LAUNCH: v0: base, v1: bytes
+  BadEntry = 42, ///< INVALID_LAUNCH: v0: the entry pc
+  TooManyConstants = 43, ///< INVALID_LAUNCH: v0: bytes, v1: the limit
+  BadConstSegment = 44, ///< INVALID_LAUNCH: v0: base, v1: bytes
+  ParamsTooLarge = 45, ///< INVALID_LAUNCH: 
+  BadLocalArea = 46, ///< INVALID_LAUNCH: v0: local_base, v1: bytes the launch needs
+};
+
+struct FaultDetailInfo {
+  FaultDetail detail;
+  Fault kind;
+  const char *name;
+  const char *text; ///< the report's last part; placeholders as device.toml describes
+};
+inline constexpr FaultDetailInfo kFaultDetails[] = {
+    {FaultDetail::None, Fault::None, "NONE", ""},
+    {FaultDetail::MisalignedAccess, Fault::Misaligned, "MISALIGNED_ACCESS", "misaligned {size}-byte {space} {access} 0x{address:x}"},
+    {FaultDetail::OutsideSpace, Fault::OutOfBounds, "OUTSIDE_SPACE", "{size}-byte {space} {access} 0x{address:x} is outside the space"},
+    {FaultDetail::ReadOnlyStore, Fault::ReadOnlyWrite, "READ_ONLY_STORE", "store to the read-only {space} space at 0x{address:x}"},
+    {FaultDetail::ReadOnlyAtomic, Fault::ReadOnlyWrite, "READ_ONLY_ATOMIC", "atomic on the read-only {space} space at 0x{address:x}"},
+    {FaultDetail::BadJump, Fault::IllegalInstruction, "BAD_JUMP", "jump to 0x{v0:x}, outside the code segment or misaligned"},
+    {FaultDetail::BarrierOutOfRange, Fault::IllegalInstruction, "BARRIER_OUT_OF_RANGE", "barrier number {v0} is out of range (0..{v1})"},
+    {FaultDetail::AssertRecord, Fault::Assert, "ASSERT_RECORD", "device-side assertion failed (record in the runtime area at 0x{address:x})"},
+    {FaultDetail::TrapCode, Fault::Trap, "TRAP_CODE", "trap (code {code})"},
+    {FaultDetail::BreakpointCode, Fault::Breakpoint, "BREAKPOINT_CODE", "breakpoint (code {code})"},
+    {FaultDetail::InvalidOpcode, Fault::IllegalInstruction, "INVALID_OPCODE", "invalid opcode 0x{v0:02x}"},
+    {FaultDetail::InvalidModifier, Fault::IllegalInstruction, "INVALID_MODIFIER", "invalid {op}.{mod} value {v2}"},
+    {FaultDetail::NoAccessSize, Fault::IllegalInstruction, "NO_ACCESS_SIZE", "{op} has no access size"},
+    {FaultDetail::InvalidSpecialRegister, Fault::IllegalInstruction, "INVALID_SPECIAL_REGISTER", "invalid special register {v0}"},
+    {FaultDetail::UnsupportedAtomic, Fault::IllegalInstruction, "UNSUPPORTED_ATOMIC", "ATOM.{atom_op}.{atom_type} is not a supported combination"},
+    {FaultDetail::UnknownOperand, Fault::IllegalInstruction, "UNKNOWN_OPERAND", "decoder does not know register operand '{operand}'"},
+    {FaultDetail::MisalignedPair, Fault::IllegalInstruction, "MISALIGNED_PAIR", "misaligned register pair R{v0}"},
+    {FaultDetail::MisalignedQuad, Fault::IllegalInstruction, "MISALIGNED_QUAD", "misaligned register quad R{v0}"},
+    {FaultDetail::RegisterNotAllocated, Fault::IllegalInstruction, "REGISTER_NOT_ALLOCATED", "register R{v0} is beyond the {v1} registers allocated"},
+    {FaultDetail::PastCodeEnd, Fault::IllegalInstruction, "PAST_CODE_END", "execution ran past the end of the code segment"},
+    {FaultDetail::Undecodable, Fault::IllegalInstruction, "UNDECODABLE", "illegal instruction"},
+    {FaultDetail::WatchdogLimit, Fault::Watchdog, "WATCHDOG_LIMIT", "the launch ran more than its limit of {v0} warp instructions"},
+    {FaultDetail::DeadlockAtBar, Fault::BarrierDeadlock, "DEADLOCK_AT_BAR", "every thread of the block waits and no barrier can complete (this thread waits at a CTA barrier (BAR))"},
+    {FaultDetail::DeadlockAtWarpsync, Fault::BarrierDeadlock, "DEADLOCK_AT_WARPSYNC", "every thread of the block waits and no barrier can complete (this thread waits at WARPSYNC)"},
+    {FaultDetail::DeadlockAtBsync, Fault::BarrierDeadlock, "DEADLOCK_AT_BSYNC", "every thread of the block waits and no barrier can complete (this thread waits at BSYNC B{v0})"},
+    {FaultDetail::DeadlockAtBarrier, Fault::BarrierDeadlock, "DEADLOCK_AT_BARRIER", "every thread of the block waits and no barrier can complete (this thread waits at a barrier)"},
+    {FaultDetail::InvalidTextureObject, Fault::OutOfBounds, "INVALID_TEXTURE_OBJECT", "texture object 0x{address:x} is not a valid object"},
+    {FaultDetail::InvalidSurfaceObject, Fault::OutOfBounds, "INVALID_SURFACE_OBJECT", "surface object 0x{address:x} is not a valid object"},
+    {FaultDetail::TexUnsupported, Fault::IllegalInstruction, "TEX_UNSUPPORTED", "TEX: cube maps and gathers other than 2D are not supported"},
+    {FaultDetail::TexelOutside, Fault::OutOfBounds, "TEXEL_OUTSIDE", "texel at 0x{address:x} of texture object 0x{v0:x} is outside device memory"},
+    {FaultDetail::SurfaceCube, Fault::IllegalInstruction, "SURFACE_CUBE", "SULD/SUST: cube map surfaces are not supported"},
+    {FaultDetail::SurfaceMisaligned, Fault::Misaligned, "SURFACE_MISALIGNED", "surface access of {size} bytes at misaligned byte x {address:d}"},
+    {FaultDetail::SurfaceRange, Fault::OutOfBounds, "SURFACE_RANGE", "surface {rw} out of range at byte x {address:d}, y {v0:d}, z {v1:d}, layer {v2:d} (object 0x{v3:x})"},
+    {FaultDetail::SurfaceOutside, Fault::OutOfBounds, "SURFACE_OUTSIDE", "surface element at 0x{address:x} is outside device memory"},
+    {FaultDetail::EmptyGrid, Fault::InvalidLaunch, "EMPTY_GRID", "grid and block dimensions must be at least 1"},
+    {FaultDetail::BlockTooLarge, Fault::InvalidLaunch, "BLOCK_TOO_LARGE", "{v0} threads per block exceed the limit of {v1}"},
+    {FaultDetail::TooManyWarps, Fault::InvalidLaunch, "TOO_MANY_WARPS", "{v0} warps per block exceed the {v1} warp slots of a core"},
+    {FaultDetail::TooManyRegisters, Fault::InvalidLaunch, "TOO_MANY_REGISTERS", "{v0} registers per thread exceed the limit of {v1}"},
+    {FaultDetail::BlockRegisters, Fault::InvalidLaunch, "BLOCK_REGISTERS", "a block needs {v0} registers; a core has {v1}"},
+    {FaultDetail::TooMuchShared, Fault::InvalidLaunch, "TOO_MUCH_SHARED", "{v0} bytes of shared memory exceed the limit of {v1} per block"},
+    {FaultDetail::TooMuchLocal, Fault::InvalidLaunch, "TOO_MUCH_LOCAL", "{v0} bytes of local memory per thread exceed the limit of {v1}"},
+    {FaultDetail::BadCodeSegment, Fault::InvalidLaunch, "BAD_CODE_SEGMENT", "code segment [0x{v0:x}, +{v1}) is empty or outside device memory"},
+    {FaultDetail::BadEntry, Fault::InvalidLaunch, "BAD_ENTRY", "entry pc 0x{v0:x} is outside the code segment or misaligned"},
+    {FaultDetail::TooManyConstants, Fault::InvalidLaunch, "TOO_MANY_CONSTANTS", "{v0} bytes of constants exceed the limit of {v1}"},
+    {FaultDetail::BadConstSegment, Fault::InvalidLaunch, "BAD_CONST_SEGMENT", "constant segment [0x{v0:x}, +{v1}) is outside device memory"},
+    {FaultDetail::ParamsTooLarge, Fault::InvalidLaunch, "PARAMS_TOO_LARGE", "parameter buffer too large"},
+    {FaultDetail::BadLocalArea, Fault::InvalidLaunch, "BAD_LOCAL_AREA", "local memory area [0x{v0:x}, +{v1}) is outside device memory"},
+};
 
 /// Commit records (CommitRecord::kind).
 enum class CommitKind : uint8_t {
@@ -177,9 +299,8 @@ struct LaunchDesc {
   uint64_t paramAddr; ///< DMA-window offset of the parameter buffer (the device copies it at launch)
   uint64_t rtbuf; ///< device address of the runtime area (printf FIFO, assert record)
   uint64_t gridId; ///< the grid's identity (%gridid)
-  uint64_t nameAddr; ///< DMA-window offset of the kernel's name (for fault reports)
-  uint32_t nameLen; ///< bytes of the name; 0 for none
-  uint32_t reserved0; ///< zero
+  uint64_t localBase; ///< device address of the launch's local-memory area: local_bytes x 32 x warps_per_core x cores bytes at most at most, divided among warp slots as the device chooses (docs/microarchitecture.md); 0 when local_bytes is 0; a device that keeps local memory elsewhere ignores it
+  uint64_t reserved0; ///< zero
   uint64_t profileAddr; ///< device address of per-instruction warp execution counters (one u64 per 8-byte instruction of the code segment, added to); 0: not counted
   uint64_t reserved2; ///< zero
 };
@@ -203,34 +324,36 @@ static_assert(offsetof(LaunchDesc, paramSize) == 68);
 static_assert(offsetof(LaunchDesc, paramAddr) == 72);
 static_assert(offsetof(LaunchDesc, rtbuf) == 80);
 static_assert(offsetof(LaunchDesc, gridId) == 88);
-static_assert(offsetof(LaunchDesc, nameAddr) == 96);
-static_assert(offsetof(LaunchDesc, nameLen) == 104);
-static_assert(offsetof(LaunchDesc, reserved0) == 108);
+static_assert(offsetof(LaunchDesc, localBase) == 96);
+static_assert(offsetof(LaunchDesc, reserved0) == 104);
 static_assert(offsetof(LaunchDesc, profileAddr) == 112);
 static_assert(offsetof(LaunchDesc, reserved2) == 120);
 
-/// what the device writes when a command that names one completes
+/// what the device writes when a command that names one completes; a fault is fields only, the host formats the report (fault_report.h)
 struct Completion {
   uint64_t seq; ///< the command's sequence number
   uint32_t status; ///< a completion status
-  uint32_t faultKind; ///< a fault kind (LAUNCH with status FAULT)
+  uint32_t faultKind; ///< a fault kind (LAUNCH with status FAULT or INVALID_LAUNCH)
   uint64_t cycles; ///< device cycles the command took
   uint64_t warpInsts; ///< LAUNCH: warp instructions executed
   uint64_t threadInsts; ///< LAUNCH: thread instructions executed (active lanes summed)
   uint32_t faultPc; ///< byte offset of the faulting instruction in the code segment
-  uint32_t faultCode; ///< fault-specific detail (e.g. the access size)
-  uint64_t faultAddress; ///< memory faults: the faulting address
+  uint32_t faultCode; ///< TRAP/BPT: the instruction's immediate
+  uint64_t faultAddress; ///< memory faults: the faulting address; ASSERT: device address of the runtime area holding the assert record
   uint32_t faultBlockX; ///< the faulting thread's block index
   uint32_t faultBlockY;
   uint32_t faultBlockZ;
   uint32_t faultThreadX; ///< the faulting thread's index in its block
   uint32_t faultThreadY;
   uint32_t faultThreadZ;
-  uint32_t reportLen; ///< bytes of `report`
-  uint32_t reserved0; ///< zero
-  uint8_t report[424]; ///< the device's one-line description of the fault (UTF-8, not terminated)
+  uint16_t faultDetail; ///< a fault detail code: what exactly went wrong
+  uint8_t faultSpace; ///< memory faults: the space (isa.toml `Space`)
+  uint8_t faultWrite; ///< memory faults: 1 for a store or atomic, 0 for a load
+  uint32_t faultSize; ///< memory faults: bytes of the access
+  uint64_t faultValues[4]; ///< values the fault detail names (fault details table)
+  uint64_t reserved0; ///< zero
 };
-static_assert(sizeof(Completion) == 512);
+static_assert(sizeof(Completion) == 128);
 static_assert(offsetof(Completion, seq) == 0);
 static_assert(offsetof(Completion, status) == 8);
 static_assert(offsetof(Completion, faultKind) == 12);
@@ -246,9 +369,12 @@ static_assert(offsetof(Completion, faultBlockZ) == 64);
 static_assert(offsetof(Completion, faultThreadX) == 68);
 static_assert(offsetof(Completion, faultThreadY) == 72);
 static_assert(offsetof(Completion, faultThreadZ) == 76);
-static_assert(offsetof(Completion, reportLen) == 80);
-static_assert(offsetof(Completion, reserved0) == 84);
-static_assert(offsetof(Completion, report) == 88);
+static_assert(offsetof(Completion, faultDetail) == 80);
+static_assert(offsetof(Completion, faultSpace) == 82);
+static_assert(offsetof(Completion, faultWrite) == 83);
+static_assert(offsetof(Completion, faultSize) == 84);
+static_assert(offsetof(Completion, faultValues) == 88);
+static_assert(offsetof(Completion, reserved0) == 120);
 
 /// a texture or surface object: where its texels are, their format, and how they are sampled
 struct TexDesc {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "warpforge/isa/config.gen.h"
+#include "warpforge/isa/device.gen.h"
 
 #include <cstdint>
 #include <functional>
@@ -10,6 +11,7 @@
 #include <span>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wf::rt {
@@ -36,6 +38,7 @@ struct LaunchParams {
   std::vector<uint8_t> params;
   uint64_t rtbuf = 0; ///< runtime area (printf FIFO, assert record)
   uint64_t profileCounters = 0; ///< per-instruction execution counters; 0: no profile
+  uint64_t localBase = 0; ///< the launch's local-memory area (LaunchDesc::local_base); 0: none
 };
 
 enum class FaultKind : uint8_t {
@@ -58,7 +61,14 @@ struct DeviceFault {
   uint32_t pc = 0;
   uint64_t address = 0;
   uint32_t code = 0;
-  std::string description; ///< one line, from the device: kernel, block, thread, pc, what
+  /// The device's report: its completion record's fault fields (kind, detail, values).
+  isa::dev::Completion fields{};
+  /// A fault the host itself found (the device is lost, the launch cannot be expressed): the
+  /// whole report; empty for a fault the device reported.
+  std::string hostReason;
+
+  /// The report in words, naming the kernel as the caller's module table does (isa/fault_report.h).
+  std::string describe(std::string_view kernel) const;
 };
 
 struct LaunchOutcome {

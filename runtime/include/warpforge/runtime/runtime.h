@@ -260,6 +260,8 @@ private:
   Error compile(ModuleRecord &module);
   Error reportFault(FunctionRecord &fn, const DeviceFault &fault, Dim3 grid, Dim3 block);
   Error prepareRtbuf();
+  /// The local-memory area for a launch needing `bytesPerThread` of local memory a thread.
+  Error prepareLocalArea(uint64_t bytesPerThread, uint64_t &base);
   /// Reserves the device heap (mallocHeapSize bytes of arena) if it is not yet.
   Error ensureDeviceHeap();
 
@@ -300,6 +302,8 @@ private:
   uint64_t rtbufFifo_ = 0; ///< FIFO size the area was made for
   uint64_t rtbufHeap_ = 0; ///< device heap the area's header names
   uint64_t gridWorkspace_ = 0; ///< grid barrier of cooperative launches
+  uint64_t localArea_ = 0;      ///< local memory of launches (LaunchDesc::local_base)
+  uint64_t localAreaBytes_ = 0; ///< its size: the largest a launch has needed so far
   uint64_t deviceHeap_ = 0;    ///< the device heap (isa::dev::DeviceHeap header, then its arena)
   MemPools pools_;
 };

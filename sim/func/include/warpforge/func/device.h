@@ -6,6 +6,7 @@
 
 #include "warpforge/func/commit.h"
 #include "warpforge/isa/config.gen.h"
+#include "warpforge/isa/device.gen.h"
 #include "warpforge/stats/stats.h"
 
 #include <cstdint>
@@ -59,6 +60,22 @@ enum class FaultKind : uint8_t {
 
 const char *faultKindName(FaultKind kind);
 
+/// What exactly went wrong, in the device protocol's terms (isa/device.toml's fault details): a
+/// code and the values its text names. The emulator formats no text for a fault.
+struct FaultDetail {
+  isa::dev::FaultDetail code = isa::dev::FaultDetail::None;
+  uint8_t space = 0;  ///< memory faults: isa.toml Space
+  bool write = false; ///< memory faults: a store or atomic
+  uint32_t size = 0;  ///< memory faults: bytes of the access
+  uint64_t values[4] = {};
+
+  FaultDetail() = default;
+  FaultDetail(isa::dev::FaultDetail c, uint64_t v0 = 0, uint64_t v1 = 0, uint64_t v2 = 0,
+              uint64_t v3 = 0)
+      : code(c), values{v0, v1, v2, v3} {}
+  explicit operator bool() const { return code != isa::dev::FaultDetail::None; }
+};
+
 /// Where and why a kernel stopped.
 struct Fault {
   FaultKind kind = FaultKind::None;
@@ -68,8 +85,12 @@ struct Fault {
   uint32_t pc = 0;
   uint64_t address = 0; ///< memory faults: the faulting address
   uint32_t code = 0;    ///< TRAP/BPT immediate
-  std::string message;  ///< one line: what happened
+  FaultDetail detail;   ///< what exactly happened, as the protocol's fields
 
+  /// The completion record's fault fields (isa/device.toml), as the command processor reports them.
+  isa::dev::Completion record() const;
+  /// What happened, in words: the detail's text (isa/fault_report.h).
+  std::string message() const;
   /// "kernel 'k' block (1,0,0) thread (33,0,0) pc 0x40: out-of-bounds access at 0x...: ..."
   std::string describe() const;
 };
