@@ -12,6 +12,7 @@
 #include "warpforge/cycle/gpu.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 namespace wf::cycle {
@@ -358,14 +359,14 @@ func::LaunchResult Gpu::launch(func::Device &device, const func::LaunchDesc &des
     func::Fault f;
     f.kind = func::FaultKind::IllegalInstruction;
     f.kernel = desc.kernelName;
-    f.message = internal;
+    f.detail = isa::dev::FaultDetail::ModelLimit; // faults are fields: the words go to the log
+    std::fprintf(stderr, "warpforge cycle: %s\n", internal.c_str());
     result.fault = f;
   } else if (!result.fault && stopped_ && warpInstsTotal_ > options.watchdogWarpInsts) {
     func::Fault f;
     f.kind = func::FaultKind::Watchdog;
     f.kernel = desc.kernelName;
-    f.message = "watchdog: more than " + std::to_string(options.watchdogWarpInsts) +
-                " warp instructions";
+    f.detail = {isa::dev::FaultDetail::WatchdogLimit, options.watchdogWarpInsts};
     result.fault = f;
   }
   stepper_.reset();

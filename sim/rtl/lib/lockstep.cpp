@@ -110,12 +110,7 @@ bool RtlLockstep::startLaunch(const dev::Command &cmd) {
   dev::LaunchDesc d{};
   if (!hostRead(cmd.arg0, &d, sizeof d))
     return false; // the RTL completes it with BAD_COMMAND; nothing runs
-  func::LaunchDesc desc;
-  if (d.nameLen) {
-    desc.kernelName.resize(d.nameLen);
-    if (!hostRead(d.nameAddr, desc.kernelName.data(), d.nameLen))
-      desc.kernelName.clear();
-  }
+  func::LaunchDesc desc; // no kernel name: the protocol carries none (the host's table has it)
   desc.params.resize(d.paramSize);
   if (!hostRead(d.paramAddr, desc.params.data(), d.paramSize))
     return false;

@@ -164,6 +164,7 @@ enum class FaultDetail : uint16_t {
   SurfaceMisaligned = 31, ///< MISALIGNED: `fault_address`: byte x (signed)
   SurfaceRange = 32, ///< OUT_OF_BOUNDS: `fault_address`: byte x; v0..v2: y, z, layer (signed); v3: the surface object
   SurfaceOutside = 33, ///< OUT_OF_BOUNDS: 
+  ModelLimit = 46, ///< ILLEGAL_INSTRUCTION: a model (the cycle model) met something it does not implement
   EmptyGrid = 34, ///< INVALID_LAUNCH: 
   BlockTooLarge = 35, ///< INVALID_LAUNCH: v0: threads, v1: the limit
   TooManyWarps = 36, ///< INVALID_LAUNCH: v0: warps, v1: warp slots
@@ -176,7 +177,6 @@ enum class FaultDetail : uint16_t {
   TooManyConstants = 43, ///< INVALID_LAUNCH: v0: bytes, v1: the limit
   BadConstSegment = 44, ///< INVALID_LAUNCH: v0: base, v1: bytes
   ParamsTooLarge = 45, ///< INVALID_LAUNCH: 
-  BadLocalArea = 46, ///< INVALID_LAUNCH: v0: local_base, v1: bytes the launch needs
 };
 
 struct FaultDetailInfo {
@@ -232,7 +232,7 @@ inline constexpr FaultDetailInfo kFaultDetails[] = {
     {FaultDetail::TooManyConstants, Fault::InvalidLaunch, "TOO_MANY_CONSTANTS", "{v0} bytes of constants exceed the limit of {v1}"},
     {FaultDetail::BadConstSegment, Fault::InvalidLaunch, "BAD_CONST_SEGMENT", "constant segment [0x{v0:x}, +{v1}) is outside device memory"},
     {FaultDetail::ParamsTooLarge, Fault::InvalidLaunch, "PARAMS_TOO_LARGE", "parameter buffer too large"},
-    {FaultDetail::BadLocalArea, Fault::InvalidLaunch, "BAD_LOCAL_AREA", "local memory area [0x{v0:x}, +{v1}) is outside device memory"},
+    {FaultDetail::ModelLimit, Fault::IllegalInstruction, "MODEL_LIMIT", "the device model cannot run this (a limitation of the model; its own log says which)"},
 };
 
 /// Commit records (CommitRecord::kind).
