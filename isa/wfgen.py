@@ -1119,22 +1119,26 @@ def sv_isa(s):
     w("")
     w("  function automatic unit_e op_unit(opcode_e op);")
     w("    unique case (op)")
-    for u in s.units:
+    # Numeric values: Yosys does not resolve enum labels inside package functions.
+    ub = max(1, (len(s.units) - 1).bit_length())
+    for k, u in enumerate(s.units):
         members = [f"8'h{op['code']:02x}" for op in s.ops if op["unit"] == u]
         if members:
-            o.extend(sv_wrap("      ", members, f": op_unit = UNIT_{u};", 6))
-    w(f"      default: op_unit = UNIT_{s.units[0]};")
+            o.extend(sv_wrap("      ", members, f": op_unit = unit_e'({ub}'d{k});  // UNIT_{u}", 6))
+    w(f"      default: op_unit = unit_e'({ub}'d0);  // UNIT_{s.units[0]}")
     w("    endcase")
     w("  endfunction")
     w("")
     w("  // How a memory instruction uses its address operand (isa.toml's `access`).")
     w("  function automatic mem_access_e op_mem_access(opcode_e op);")
     w("    unique case (op)")
-    for a in ACCESS_KINDS:
+    # Numeric values: Yosys does not resolve enum labels inside package functions.
+    for k, a in enumerate(ACCESS_KINDS):
         members = [f"8'h{op['code']:02x}" for op in s.ops if op["access"] == a]
         if members:
-            o.extend(sv_wrap("      ", members, f": op_mem_access = ACCESS_{a.upper()};", 6))
-    w("      default: op_mem_access = ACCESS_NONE;")
+            o.extend(sv_wrap("      ", members,
+                             f": op_mem_access = mem_access_e'(2'd{k + 1});  // ACCESS_{a.upper()}", 6))
+    w("      default: op_mem_access = mem_access_e'(2'd0);  // ACCESS_NONE")
     w("    endcase")
     w("  endfunction")
     w("")
@@ -1183,21 +1187,23 @@ def sv_isa(s):
     w("  // Core lanes per lane of a unit: a core builds the unit with lanes / unit_lane_share lanes.")
     w("  function automatic int unsigned unit_lane_share(unit_e u);")
     w("    unique case (u)")
-    for u in s.units:
+    # Numeric labels: Yosys does not resolve enum labels inside package functions.
+    ub = max(1, (len(s.units) - 1).bit_length())
+    for k, u in enumerate(s.units):
         share = s.isa["units"][u].get("lane_share", 1)
         if share != 1:
-            w(f"      UNIT_{u}: unit_lane_share = {share};")
+            w(f"      {ub}'d{k}: unit_lane_share = {share};  // UNIT_{u}")
     w("      default: unit_lane_share = 1;")
     w("    endcase")
     w("  endfunction")
     w("")
     w("  function automatic format_e op_format(opcode_e op);")
     w("    unique case (op)")
-    for f in s.formats:
+    for k, f in enumerate(s.formats):
         members = [f"8'h{op['code']:02x}" for op in s.ops if op["format"] == f]
         if members:
-            o.extend(sv_wrap("      ", members, f": op_format = FMT_{f};", 6))
-    w("      default: op_format = FMT_R;")
+            o.extend(sv_wrap("      ", members, f": op_format = format_e'(1'd{k});  // FMT_{f}", 6))
+    w(f"      default: op_format = format_e'(1'd{list(s.formats).index('R')});  // FMT_R")
     w("    endcase")
     w("  endfunction")
     w("")

@@ -70,7 +70,9 @@ package wf_core_pkg;
     logic [31:0] hi;
   } dec_inst_t;
 
-  localparam int unsigned DecInstBits = $bits(dec_inst_t);
+  // $bits of a value, not of the type: Yosys 0.55 does not parse $bits(type).
+  localparam dec_inst_t DecInstZero = '0;
+  localparam int unsigned DecInstBits = $bits(DecInstZero);
 
   // The instruction word, rebuilt bit for bit from the record (for the units that still decode
   // their modifier fields from inst_i). Format R and I agree below bit 32.

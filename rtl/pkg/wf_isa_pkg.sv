@@ -565,31 +565,31 @@ package wf_isa_pkg;
     unique case (op)
       8'h00, 8'h01, 8'h02, 8'h03, 8'h04, 8'h05, 8'h06, 8'h07, 8'h08, 8'h09, 8'h0a, 8'h0b, 8'h0c,
       8'h0d, 8'h0e, 8'h0f, 8'h17, 8'h18, 8'h19, 8'h1a, 8'h1b, 8'h1c, 8'h1d,
-      8'h1e: op_unit = UNIT_ALU;
-      8'h10, 8'h11, 8'h12, 8'h13, 8'h14, 8'h15, 8'h16: op_unit = UNIT_BMU;
-      8'h20, 8'h21, 8'h22, 8'h23, 8'h24, 8'h25, 8'h26: op_unit = UNIT_IMUL;
-      8'h28, 8'h29: op_unit = UNIT_IDIV;
-      8'h30, 8'h31, 8'h32, 8'h33, 8'h34, 8'h35, 8'h36: op_unit = UNIT_FMA;
-      8'h38, 8'h39, 8'h3a, 8'h3b: op_unit = UNIT_CVT;
-      8'h40, 8'h41, 8'h42, 8'h43, 8'h44: op_unit = UNIT_FP64;
-      8'h48, 8'h49, 8'h4a, 8'h4b: op_unit = UNIT_FDIV;
-      8'h4c: op_unit = UNIT_SFU;
+      8'h1e: op_unit = unit_e'(4'd0);  // UNIT_ALU
+      8'h10, 8'h11, 8'h12, 8'h13, 8'h14, 8'h15, 8'h16: op_unit = unit_e'(4'd1);  // UNIT_BMU
+      8'h20, 8'h21, 8'h22, 8'h23, 8'h24, 8'h25, 8'h26: op_unit = unit_e'(4'd2);  // UNIT_IMUL
+      8'h28, 8'h29: op_unit = unit_e'(4'd3);  // UNIT_IDIV
+      8'h30, 8'h31, 8'h32, 8'h33, 8'h34, 8'h35, 8'h36: op_unit = unit_e'(4'd4);  // UNIT_FMA
+      8'h38, 8'h39, 8'h3a, 8'h3b: op_unit = unit_e'(4'd5);  // UNIT_CVT
+      8'h40, 8'h41, 8'h42, 8'h43, 8'h44: op_unit = unit_e'(4'd6);  // UNIT_FP64
+      8'h48, 8'h49, 8'h4a, 8'h4b: op_unit = unit_e'(4'd7);  // UNIT_FDIV
+      8'h4c: op_unit = unit_e'(4'd8);  // UNIT_SFU
       8'h50, 8'h51, 8'h52, 8'h53, 8'h54, 8'h55, 8'h56, 8'h57, 8'h58, 8'h59, 8'h5a, 8'h75,
-      8'h76: op_unit = UNIT_LSU;
-      8'h74: op_unit = UNIT_TEX;
+      8'h76: op_unit = unit_e'(4'd9);  // UNIT_LSU
+      8'h74: op_unit = unit_e'(4'd10);  // UNIT_TEX
       8'h60, 8'h61, 8'h62, 8'h63, 8'h64, 8'h65, 8'h66, 8'h67, 8'h68, 8'h69, 8'h6a, 8'h6b, 8'h6c,
-      8'h6d, 8'h6e, 8'h6f, 8'h70, 8'h71, 8'h72, 8'h73: op_unit = UNIT_CTRL;
-      default: op_unit = UNIT_ALU;
+      8'h6d, 8'h6e, 8'h6f, 8'h70, 8'h71, 8'h72, 8'h73: op_unit = unit_e'(4'd11);  // UNIT_CTRL
+      default: op_unit = unit_e'(4'd0);  // UNIT_ALU
     endcase
   endfunction
 
   // How a memory instruction uses its address operand (isa.toml's `access`).
   function automatic mem_access_e op_mem_access(opcode_e op);
     unique case (op)
-      8'h50, 8'h52, 8'h54, 8'h56, 8'h57, 8'h58: op_mem_access = ACCESS_LOAD;
-      8'h51, 8'h53, 8'h55, 8'h59: op_mem_access = ACCESS_STORE;
-      8'h5a: op_mem_access = ACCESS_ATOMIC;
-      default: op_mem_access = ACCESS_NONE;
+      8'h50, 8'h52, 8'h54, 8'h56, 8'h57, 8'h58: op_mem_access = mem_access_e'(2'd1);  // ACCESS_LOAD
+      8'h51, 8'h53, 8'h55, 8'h59: op_mem_access = mem_access_e'(2'd2);  // ACCESS_STORE
+      8'h5a: op_mem_access = mem_access_e'(2'd3);  // ACCESS_ATOMIC
+      default: op_mem_access = mem_access_e'(2'd0);  // ACCESS_NONE
     endcase
   endfunction
 
@@ -642,7 +642,7 @@ package wf_isa_pkg;
   // Core lanes per lane of a unit: a core builds the unit with lanes / unit_lane_share lanes.
   function automatic int unsigned unit_lane_share(unit_e u);
     unique case (u)
-      UNIT_BMU: unit_lane_share = 4;
+      4'd1: unit_lane_share = 4;  // UNIT_BMU
       default: unit_lane_share = 1;
     endcase
   endfunction
@@ -654,11 +654,11 @@ package wf_isa_pkg;
       8'h24, 8'h25, 8'h26, 8'h28, 8'h29, 8'h30, 8'h32, 8'h34, 8'h35, 8'h36, 8'h38, 8'h39, 8'h3a,
       8'h3b, 8'h40, 8'h41, 8'h42, 8'h43, 8'h44, 8'h48, 8'h49, 8'h4a, 8'h4b, 8'h4c, 8'h5a, 8'h61,
       8'h63, 8'h64, 8'h65, 8'h67, 8'h68, 8'h69, 8'h6b, 8'h6c, 8'h70, 8'h71, 8'h72, 8'h73, 8'h74,
-      8'h75, 8'h76: op_format = FMT_R;
+      8'h75, 8'h76: op_format = format_e'(1'd0);  // FMT_R
       8'h02, 8'h05, 8'h07, 8'h0a, 8'h0c, 8'h0f, 8'h18, 8'h1b, 8'h21, 8'h31, 8'h33, 8'h50, 8'h51,
       8'h52, 8'h53, 8'h54, 8'h55, 8'h56, 8'h57, 8'h58, 8'h59, 8'h60, 8'h62, 8'h66, 8'h6a, 8'h6d,
-      8'h6e, 8'h6f: op_format = FMT_I;
-      default: op_format = FMT_R;
+      8'h6e, 8'h6f: op_format = format_e'(1'd1);  // FMT_I
+      default: op_format = format_e'(1'd0);  // FMT_R
     endcase
   endfunction
 

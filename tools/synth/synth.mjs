@@ -93,13 +93,31 @@ function listSv(dir) {
   return out;
 }
 
-// Every source of rtl/, the packages first (later files import them). wfgen.py writes the
-// generated packages in the subset of SystemVerilog that Yosys 0.55 reads (no `return`, no enum
-// labels inside package functions, no assignment patterns), so they are read unchanged.
+const isPkg = (p) => basename(p).endsWith('_pkg.sv');
+const pkgName = (p) => basename(p, '.sv');
+
+// Packages in an order where each comes after the packages it names (`other_pkg::`).
+function orderPackages(pkgs) {
+  const text = new Map(pkgs.map((p) => [p, readFileSync(p, 'utf8')]));
+  const done = [];
+  const visit = (p, path) => {
+    if (done.includes(p)) return;
+    if (path.includes(p)) throw new Error(`packages name each other: ${[...path, p].map(pkgName).join(' -> ')}`);
+    for (const q of pkgs) if (q !== p && text.get(p).includes(`${pkgName(q)}::`)) visit(q, [...path, p]);
+    done.push(p);
+  };
+  for (const p of pkgs) visit(p, []);
+  return done;
+}
+
+// Every source of rtl/, the packages first (later files import them): the generated ones of
+// rtl/pkg/ and the hand-written ones beside the blocks that own them (rtl/core/wf_core_pkg.sv,
+// rtl/soc/wf_soc_pkg.sv), each after the packages it names. wfgen.py writes the generated
+// packages in the subset of SystemVerilog that Yosys 0.55 reads (no `return`, no enum labels
+// inside package functions, no assignment patterns), so they are read unchanged.
 function rtlSources() {
-  const rest = listSv(rtlDir).filter((p) => !p.includes(`${join(rtlDir, 'pkg')}/`) &&
-                                            !p.includes(`${join(rtlDir, 'lint')}/`));
-  return [...listSv(join(rtlDir, 'pkg')), ...rest];
+  const files = listSv(rtlDir).filter((p) => !p.includes(`${join(rtlDir, 'lint')}/`));
+  return [...orderPackages(files.filter(isPkg)), ...files.filter((p) => !isPkg(p))];
 }
 
 const SEQ = /^(FD[A-Z]*|LD[A-Z]*|SRL.*|RAM.*|RAMB.*|URAM.*|DSP48.*|FIFO.*|BUFG.*)$/;
@@ -303,8 +321,18 @@ async function synthUnit(runYosys, version, unit, sources, opts) {
                    worst_from: depth.worst_from, worst_to: depth.worst_to,
                    worst_lut_path: depth.worst_lut_path };
   const unmapped = Object.keys(report.resources.cells_by_type).filter((t) => t.startsWith('$'));
-  report.ok = unmapped.length === 0;
+  // An identifier Yosys declared implicitly is one it did not resolve: an enum label inside a
+  // package function, or a field of an element of a packed array of structs (`x[k].f`: Yosys
+  // 0.55 drops the array dimension of `struct_t [N-1:0] x` and makes `x[k].f` a new, unconnected
+  // wire). Either way the netlist is not the design, so the unit fails instead of reporting it.
+  const implicit = [...new Set(ylog.split('\n')
+    .map((l) => /Identifier `\\?([^']+)' is implicitly declared/.exec(l)?.[1]).filter(Boolean))];
+  report.ok = unmapped.length === 0 && implicit.length === 0;
   if (unmapped.length) report.error = `unmapped cells: ${unmapped.join(', ')}`;
+  if (implicit.length) {
+    report.error = `${report.error ? `${report.error}; ` : ''}identifiers Yosys did not resolve ` +
+      `(netlist not the design): ${implicit.slice(0, 8).join(', ')}${implicit.length > 8 ? ', ...' : ''}`;
+  }
   report.warnings = ylog.split('\n').filter((l) => /^Warning/.test(l)).slice(0, 50);
   return { report, log: ylog, netlist };
 }
@@ -320,17 +348,24 @@ async function main() {
     process.exit(77);
   }
   const all = rtlSources();
-  // A unit is read with the packages, rtl/common/ and its own file (so that one unit's error
-  // does not stop the others).
+  // A unit is read with rtl/common/, its own file and the files of the modules it instantiates,
+  // transitively (so that one unit's error does not stop the others).
   const common = `${join(rtlDir, 'common')}/`;
-  const pkgDir = `${join(rtlDir, 'pkg')}/`;
+  const moduleFiles = all.filter((p) => !isPkg(p));
+  const instantiates = (text, p) => new RegExp(`^\\s*${basename(p, '.sv')}\\s*(#|[A-Za-z_]\\w*\\s*\\()`, 'm').test(text);
   // Packages: those the unit's sources name (one package's work in progress stops no one else).
   const sourcesFor = (unit) => {
-    const own = all.filter((p) => p.startsWith(common) || basename(p, '.sv') === unit);
+    let own = moduleFiles.filter((p) => p.startsWith(common) || basename(p, '.sv') === unit);
+    for (let more = true; more;) {
+      const text = own.map((p) => readFileSync(p, 'utf8')).join('\n');
+      const used = moduleFiles.filter((p) => own.includes(p) || instantiates(text, p));
+      more = used.length > own.length;
+      own = used;
+    }
     let text = own.map((p) => readFileSync(p, 'utf8')).join('\n');
     let pkgs = [];
     for (let more = true; more;) {   // and the packages those packages name
-      const named = all.filter((p) => p.startsWith(pkgDir) && text.includes(`${basename(p, '.sv')}::`));
+      const named = all.filter((p) => isPkg(p) && text.includes(`${pkgName(p)}::`));
       more = named.length > pkgs.length;
       pkgs = named;
       text += pkgs.map((p) => readFileSync(p, 'utf8')).join('\n');
