@@ -494,7 +494,8 @@ public:
     std::memcpy(ref_.host.data() + slot, &c, sizeof c);
     pending_.push_back(model(c));
     if (c.completion != ~0ull) {
-      // The device writes the record's fields (not the report text).
+      // The device writes the whole record; its fault-detail fields stay zero (NONE) until the
+      // cores report details.
       dev::Completion r{};
       const Pending &p = pending_.back();
       r.seq = c.seq;
@@ -505,7 +506,7 @@ public:
       r.faultBlockX = p.fault_block[0];
       r.faultBlockY = p.fault_block[1];
       r.faultBlockZ = p.fault_block[2];
-      std::memcpy(ref_.host.data() + c.completion, &r, offsetof(dev::Completion, report));
+      std::memcpy(ref_.host.data() + c.completion, &r, sizeof r);
       records_.push_back(c.completion);
     }
     if (c.flags & dev::kFlagIrq)
