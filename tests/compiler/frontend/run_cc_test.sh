@@ -17,7 +17,6 @@ export WARPFORGE_CACHE_DIR="$dir/cache"
 [ "$("$wf" run "$src")" = "counted 1000" ] || fail "run"
 "$wf" run "$src" -- x y >/dev/null; [ $? -eq 3 ] || fail "run -- x y: status"
 "$wf" run "$src" --config=tiny >/dev/null || fail "run --config=tiny"
-# devices that do not exist yet, and a bad device name: status 2
-"$wf" run "$src" --device=rtl 2>/dev/null; [ $? -eq 2 ] || fail "--device=rtl"
+# a device name no plugin has: status 2 (the cycle and rtl devices have tests of their own)
 "$wf" run "$src" --device=nope 2>/dev/null; [ $? -eq 2 ] || fail "--device=nope"
 echo PASS
