@@ -24,54 +24,15 @@ struct wf_device_model {
   wf::func::CommandProcessor processor;
 };
 
+// After wf_device_model: the shared operations use its members.
+#include "warpforge/func/plugin_ops.h"
+
 namespace {
 
 const char *kind(wf_device_model *) { return "func"; }
 const char *describe(wf_device_model *) { return "in-process emulator"; }
 
-uint32_t readReg(wf_device_model *m, uint32_t offset) { return m->processor.readReg(offset); }
-void writeReg(wf_device_model *m, uint32_t offset, uint32_t value) {
-  m->processor.writeReg(offset, value);
-}
-int lost(wf_device_model *, char *, size_t) { return 0; }
-
-void attachHostDma(wf_device_model *m, const wf_host_dma_port *port) {
-  m->processor.attachHostDma(*port);
-}
-
-int memRead(wf_device_model *m, uint64_t address, void *dst, uint64_t bytes) {
-  return m->device.memory().read(address, dst, bytes) ? 0 : 1;
-}
-int memWrite(wf_device_model *m, uint64_t address, const void *src, uint64_t bytes) {
-  return m->device.memory().write(address, src, bytes) ? 0 : 1;
-}
-uint8_t *memMap(wf_device_model *m, uint64_t *base, uint64_t *bytes) {
-  wf::func::Memory &mem = m->device.memory();
-  *base = mem.base();
-  *bytes = mem.size();
-  return mem.host(mem.base());
-}
-
-int idle(wf_device_model *m) { return m->processor.idle() ? 1 : 0; }
-int irqPending(wf_device_model *m) { return m->processor.irqPending() ? 1 : 0; }
-void destroy(wf_device_model *m) { delete m; }
-
-const wf_device_model_ops kOps = {
-    kind,
-    describe,
-    readReg,
-    writeReg,
-    lost,
-    attachHostDma,
-    /*host_memory=*/nullptr,
-    memRead,
-    memWrite,
-    memMap,
-    /*advance=*/nullptr, // commands run when the doorbell rings
-    idle,
-    irqPending,
-    destroy,
-};
+const wf_device_model_ops kOps = wf::func::plugin_ops::make(kind, describe);
 
 wf_device_model *create(const wf_device_create_params *params, char *error, size_t errorSize) {
   auto fail = [&](const std::string &why) -> wf_device_model * {
