@@ -1097,6 +1097,15 @@ def sv_isa(s):
     w(",\n".join(f"    OP_{op['name']} = 8'h{op['code']:02x}" for op in s.ops))
     w("  } opcode_e;")
     w("")
+    w("  // The opcodes and enum values above as plain constants, for case items inside package")
+    w("  // functions, where Yosys 0.55 does not resolve enum labels (rtl/README.md).")
+    for op in s.ops:
+        w(f"  localparam logic [7:0] Op{upper_camel(op['name'].lower())} = 8'h{op['code']:02x};")
+    for name, e in s.enums.items():
+        bits = max(1, (len(e["values"]) - 1).bit_length())
+        for k, v in enumerate(e["values"]):
+            w(f"  localparam logic [{bits - 1}:0] {name}{upper_camel(v.lower())} = {bits}'d{k};")
+    w("")
     w("  // Operand and modifier positions per opcode (absolute bit positions).")
     for op in s.ops:
         for x in op["operands"]:

@@ -11,7 +11,8 @@
 // on [Lanes-1:0][31:0] ports beside the struct.
 //
 // Yosys 0.55 note (rtl/README.md): no enum-typed fields whose labels are needed inside this
-// package's functions; opcodes are kept as logic [7:0] and compared with wf_isa_pkg's labels.
+// package's functions; opcodes are kept as logic [7:0] and compared with wf_isa_pkg's constants
+// (OpBssy, SpaceGlobal, ...: the enum values as plain localparams).
 package wf_core_pkg;
 
   localparam int unsigned WarpIdBits  = 6;   // warp slot
@@ -112,20 +113,20 @@ package wf_core_pkg;
     ctrl_op.bar_id    = w[wf_isa_pkg::BarIdLo +: wf_isa_pkg::BarIdWidth];
     ctrl_op.scope     = w[wf_isa_pkg::MembarScopeLo +: wf_isa_pkg::MembarScopeWidth];
     ctrl_op.match_b64 = w[wf_isa_pkg::MatchTyLo];
-    // Field positions differ per opcode; select by opcode (numeric values: rtl/README.md).
+    // Field positions differ per opcode; select by opcode.
     unique case (d.op)
-      8'h66: ctrl_op.breg = w[wf_isa_pkg::BssyBLo +: wf_isa_pkg::BssyBWidth];    // BSSY
-      8'h67: ctrl_op.breg = w[wf_isa_pkg::BsyncBLo +: wf_isa_pkg::BsyncBWidth];  // BSYNC
-      8'h68: ctrl_op.breg = w[wf_isa_pkg::B2rBLo +: wf_isa_pkg::B2rBWidth];      // B2R
-      8'h69: ctrl_op.breg = w[wf_isa_pkg::R2bBLo +: wf_isa_pkg::R2bBWidth];      // R2B
+      wf_isa_pkg::OpBssy: ctrl_op.breg = w[wf_isa_pkg::BssyBLo +: wf_isa_pkg::BssyBWidth];
+      wf_isa_pkg::OpBsync: ctrl_op.breg = w[wf_isa_pkg::BsyncBLo +: wf_isa_pkg::BsyncBWidth];
+      wf_isa_pkg::OpB2r: ctrl_op.breg = w[wf_isa_pkg::B2rBLo +: wf_isa_pkg::B2rBWidth];
+      wf_isa_pkg::OpR2b: ctrl_op.breg = w[wf_isa_pkg::R2bBLo +: wf_isa_pkg::R2bBWidth];
       default: ctrl_op.breg = '0;
     endcase
     unique case (d.op)
-      8'h6b: ctrl_op.fn = w[wf_isa_pkg::BarFnLo +: wf_isa_pkg::BarFnWidth];                // BAR
-      8'h70: ctrl_op.fn = 3'(w[wf_isa_pkg::VoteFnLo +: wf_isa_pkg::VoteFnWidth]);          // VOTE
-      8'h71: ctrl_op.fn = 3'(w[wf_isa_pkg::ShflFnLo +: wf_isa_pkg::ShflFnWidth]);          // SHFL
-      8'h72: ctrl_op.fn = 3'(w[wf_isa_pkg::MatchFnLo +: wf_isa_pkg::MatchFnWidth]);        // MATCH
-      8'h73: ctrl_op.fn = w[wf_isa_pkg::ReduxFnLo +: wf_isa_pkg::ReduxFnWidth];            // REDUX
+      wf_isa_pkg::OpBar: ctrl_op.fn = w[wf_isa_pkg::BarFnLo +: wf_isa_pkg::BarFnWidth];
+      wf_isa_pkg::OpVote: ctrl_op.fn = 3'(w[wf_isa_pkg::VoteFnLo +: wf_isa_pkg::VoteFnWidth]);
+      wf_isa_pkg::OpShfl: ctrl_op.fn = 3'(w[wf_isa_pkg::ShflFnLo +: wf_isa_pkg::ShflFnWidth]);
+      wf_isa_pkg::OpMatch: ctrl_op.fn = 3'(w[wf_isa_pkg::MatchFnLo +: wf_isa_pkg::MatchFnWidth]);
+      wf_isa_pkg::OpRedux: ctrl_op.fn = w[wf_isa_pkg::ReduxFnLo +: wf_isa_pkg::ReduxFnWidth];
       default: ctrl_op.fn = '0;
     endcase
   endfunction
@@ -156,19 +157,19 @@ package wf_core_pkg;
     lsu_op.atom_ty = w[wf_isa_pkg::AtomTyLo +: wf_isa_pkg::AtomTyWidth];
     atom_space     = w[wf_isa_pkg::AtomSpaceLo +: wf_isa_pkg::AtomSpaceWidth];
     unique case (d.op)
-      8'h50, 8'h51: begin lsu_op.space = 3'd0; lsu_op.addr64 = 1'b1; end  // LDG STG
-      8'h52, 8'h53: lsu_op.space = 3'd1;                                    // LDS STS
-      8'h54, 8'h55: lsu_op.space = 3'd2;                                    // LDL STL
-      8'h56:        lsu_op.space = 3'd3;                                    // LDC
-      8'h57:        lsu_op.space = 3'd4;                                    // LDP
-      8'h58, 8'h59: begin lsu_op.generic = 1'b1; lsu_op.addr64 = 1'b1; end  // LD ST
-      8'h5a: begin                                                          // ATOM
-        // U64, S64, F64 (wf_isa_pkg::atomtype_e) move 8 bytes, the others 4
-        lsu_op.size    = (lsu_op.atom_ty == 3'd2 || lsu_op.atom_ty == 3'd3 ||
-                          lsu_op.atom_ty == 3'd5) ? 3'd5 : 3'd4;
-        lsu_op.generic = atom_space == 2'd0;
-        lsu_op.space   = atom_space == 2'd2 ? 3'd1 : 3'd0;
-        lsu_op.addr64  = atom_space == 2'd0 || atom_space == 2'd1;
+      wf_isa_pkg::OpLdg, wf_isa_pkg::OpStg: begin lsu_op.space = wf_isa_pkg::SpaceGlobal; lsu_op.addr64 = 1'b1; end
+      wf_isa_pkg::OpLds, wf_isa_pkg::OpSts: lsu_op.space = wf_isa_pkg::SpaceShared;
+      wf_isa_pkg::OpLdl, wf_isa_pkg::OpStl: lsu_op.space = wf_isa_pkg::SpaceLocal;
+      wf_isa_pkg::OpLdc: lsu_op.space = wf_isa_pkg::SpaceConst;
+      wf_isa_pkg::OpLdp: lsu_op.space = wf_isa_pkg::SpaceParam;
+      wf_isa_pkg::OpLd, wf_isa_pkg::OpSt: begin lsu_op.generic = 1'b1; lsu_op.addr64 = 1'b1; end
+      wf_isa_pkg::OpAtom: begin
+        // the 64-bit types move 8 bytes, the others 4
+        lsu_op.size    = (lsu_op.atom_ty == wf_isa_pkg::AtomTypeU64 || lsu_op.atom_ty == wf_isa_pkg::AtomTypeS64 ||
+                          lsu_op.atom_ty == wf_isa_pkg::AtomTypeF64) ? 3'd5 : 3'd4;
+        lsu_op.generic = atom_space == wf_isa_pkg::AtomSpaceGeneric;
+        lsu_op.space   = atom_space == wf_isa_pkg::AtomSpaceShared ? wf_isa_pkg::SpaceShared : wf_isa_pkg::SpaceGlobal;
+        lsu_op.addr64  = atom_space == wf_isa_pkg::AtomSpaceGeneric || atom_space == wf_isa_pkg::AtomSpaceGlobal;
       end
       default: ;
     endcase
