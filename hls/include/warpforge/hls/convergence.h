@@ -1,0 +1,522 @@
+//===- warpforge/hls/convergence.h - Per-thread pcs, convergence, CTRL timing -===//
+//
+// Part of Warpforge. The decisions of the core's CTRL unit (docs/microarchitecture.md,
+// "Per-thread PCs and convergence"), written once:
+//
+//  - WarpConv and the functions below it: a warp's lane states and what each CTRL instruction
+//    does to them, exactly the rules of docs/execution-model.md and docs/emulator.md
+//    ("Divergence and reconvergence"), with the emulator's choices where those pages leave one
+//    open. tests/hls/convergence_test.cpp checks them on hand-worked cases of those rules.
+//  - CtrlUnit: the same transitions with the hardware's timing, one clock cycle at a time: an
+//    instruction resolves in the cycle after its last pass reaches the unit, the convergence
+//    pick is a pipeline of PickLatency cycles that takes one warp a cycle, and one fetch redirect
+//    leaves a cycle. rtl/core/wf_ctrl.sv is compared with it cycle by cycle
+//    (tests/rtl/tb_ctrl.cpp).
+//
+// Pcs here are instruction indices (byte offset / 8), as in the RTL; `next` is pc + 1.
+// Lane states (each lane is in exactly one): in the group, runnable (with its pc in `pc`),
+// waiting at BSYNC b, waiting at WARPSYNC, waiting at a CTA barrier, exited (lanes that do not
+// exist count as exited). Lanes outside the group keep their resume pc in `pc`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARPFORGE_HLS_CONVERGENCE_H
+#define WARPFORGE_HLS_CONVERGENCE_H
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace wf::hls {
+
+inline constexpr unsigned kConvLanes = 32;
+inline constexpr unsigned kConvBarriers = 16; ///< isa.toml's convergence barrier registers
+
+struct WarpConv {
+  uint32_t group = 0;   ///< lanes executing together (0: none; the warp waits or picks)
+  uint32_t groupPc = 0; ///< their pc
+  uint32_t runnable = 0;
+  uint32_t exited = 0;
+  uint32_t yielded = 0;      ///< runnable lanes that yielded: picked after the others
+  uint32_t warpsyncWait = 0; ///< lanes waiting at WARPSYNC
+  uint32_t barWait = 0;      ///< lanes waiting at a CTA barrier
+  uint32_t backEdges = 0;    ///< backward branches the group took since it was picked
+  std::array<uint32_t, kConvBarriers> conv{};       ///< convergence barrier masks (BSSY)
+  std::array<uint32_t, kConvBarriers> bsyncWait{};  ///< lanes waiting at BSYNC b
+  std::array<uint32_t, kConvBarriers> yieldedOut{}; ///< lanes that yielded out of b
+  std::array<uint32_t, kConvLanes> pc{};            ///< resume pc of lanes outside the group
+  std::array<uint32_t, kConvLanes> warpsyncMask{};  ///< the mask a WARPSYNC waiter waits for
+
+  bool operator==(const WarpConv &) const = default;
+
+  /// Some lane waits at BSYNC b.
+  bool bsyncAny(unsigned b) const { return bsyncWait[b] != 0; }
+};
+
+namespace conv {
+
+/// Lanes of `m` whose resume pc is `pc`.
+inline uint32_t lanesAt(const WarpConv &w, uint32_t m, uint32_t pc) {
+  uint32_t r = 0;
+  for (unsigned l = 0; l < kConvLanes; ++l)
+    if (((m >> l) & 1) && w.pc[l] == pc)
+      r |= 1u << l;
+  return r;
+}
+
+inline void setPc(WarpConv &w, uint32_t lanes, uint32_t pc) {
+  for (unsigned l = 0; l < kConvLanes; ++l)
+    if ((lanes >> l) & 1)
+      w.pc[l] = pc;
+}
+
+/// A warp starts: `lanes` (the block's threads in it) form the group at `pc`; the others exited.
+inline void start(WarpConv &w, uint32_t lanes, uint32_t pc) {
+  w = WarpConv{};
+  w.group = lanes;
+  w.groupPc = pc;
+  w.exited = ~lanes;
+}
+
+/// Releases the convergence barriers whose non-exited lanes all wait; returns the released lanes
+/// (their pcs are the instruction after their BSYNC already). The caller makes them runnable.
+inline uint32_t releaseCompleteBarriers(WarpConv &w) {
+  uint32_t released = 0;
+  for (unsigned b = 0; b < kConvBarriers; ++b) {
+    if (!w.bsyncWait[b])
+      continue;
+    if ((w.conv[b] & ~w.exited & ~w.bsyncWait[b]) == 0) {
+      released |= w.bsyncWait[b];
+      w.bsyncWait[b] = 0;
+    }
+  }
+  return released;
+}
+
+/// The largest set of WARPSYNC waiters of `waiters` in which every waiter's non-exited mask
+/// lanes are all in the set (remove the waiters that cannot go until nothing changes); those stay
+/// waiting, the set is returned. `rounds` counts the removal rounds (the RTL takes one a cycle).
+inline uint32_t releaseWarpsync(WarpConv &w, uint32_t waiters, unsigned *rounds = nullptr) {
+  uint32_t go = waiters;
+  unsigned n = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    uint32_t keep = go;
+    for (unsigned l = 0; l < kConvLanes; ++l)
+      if (((go >> l) & 1) && (w.warpsyncMask[l] & ~w.exited & ~go))
+        keep &= ~(1u << l);
+    if (keep != go) {
+      changed = true;
+      ++n;
+    }
+    go = keep;
+  }
+  if (rounds)
+    *rounds = n;
+  w.warpsyncWait = waiters & ~go;
+  return go;
+}
+
+/// The group `lanes`, about to resume at `resumePc`, yields: it leaves every convergence barrier
+/// that has waiting lanes (releasing those that then complete) and becomes runnable with the
+/// yielded flag.
+inline void yieldGroup(WarpConv &w, uint32_t lanes, uint32_t resumePc) {
+  for (unsigned b = 0; b < kConvBarriers; ++b) {
+    if (!w.bsyncWait[b])
+      continue;
+    w.yieldedOut[b] |= w.conv[b] & lanes;
+    w.conv[b] &= ~lanes;
+  }
+  setPc(w, lanes, resumePc);
+  w.yielded |= lanes;
+  w.runnable |= releaseCompleteBarriers(w) | lanes;
+}
+
+/// BRA / CALL (the jump; CALL's link write is a register write-back): `exec` = group AND guard.
+/// A divergent branch keeps the side with the lower pc as the group. A group that took
+/// `yieldLimit` backward branches while other lanes of the warp are runnable or wait at a BSYNC
+/// yields (group becomes 0).
+inline void branch(WarpConv &w, uint32_t exec, uint32_t pc, uint32_t target,
+                   uint32_t yieldLimit) {
+  const uint32_t next = pc + 1;
+  if (!exec) {
+    w.groupPc = next;
+    return;
+  }
+  uint32_t mask = w.group;
+  uint32_t to = next;
+  const uint32_t fall = mask & ~exec;
+  if (!fall) {
+    to = target;
+  } else if (target != next) {
+    const uint32_t waitLanes = target < next ? fall : exec;
+    setPc(w, waitLanes, target < next ? next : target);
+    w.runnable |= waitLanes;
+    mask &= ~waitLanes;
+    to = std::min(target, next);
+  }
+  if (to <= pc && mask && ++w.backEdges >= yieldLimit) {
+    uint32_t others = w.runnable;
+    for (unsigned b = 0; b < kConvBarriers; ++b)
+      others |= w.bsyncWait[b];
+    if (others) {
+      yieldGroup(w, mask, to);
+      mask = 0;
+    }
+    w.backEdges = 0;
+  }
+  w.group = mask;
+  w.groupPc = to;
+}
+
+/// BRX / CALLR / RET: each exec lane goes to its own target (`targets[lane]`), the other group
+/// lanes to next; the lanes at the lowest pc stay the group, the others become runnable.
+inline void indirect(WarpConv &w, uint32_t exec, uint32_t pc,
+                     const std::array<uint32_t, kConvLanes> &targets) {
+  const uint32_t next = pc + 1;
+  if (!exec) {
+    w.groupPc = next;
+    return;
+  }
+  uint32_t lowest = std::numeric_limits<uint32_t>::max();
+  for (unsigned l = 0; l < kConvLanes; ++l) {
+    if (!((w.group >> l) & 1))
+      continue;
+    w.pc[l] = ((exec >> l) & 1) ? targets[l] : next;
+    lowest = std::min(lowest, w.pc[l]);
+  }
+  const uint32_t group = lanesAt(w, w.group, lowest);
+  w.runnable |= w.group & ~group;
+  w.group = group;
+  w.groupPc = lowest;
+}
+
+/// EXIT: the exec lanes end; they leave every convergence barrier, and the BSYNCs and WARPSYNCs
+/// that waited only for them release (their lanes become runnable). CTA barriers are the block's.
+inline void exit(WarpConv &w, uint32_t exec, uint32_t pc) {
+  w.groupPc = pc + 1;
+  if (!exec)
+    return;
+  w.exited |= exec;
+  for (uint32_t &m : w.conv)
+    m &= ~exec;
+  uint32_t released = releaseCompleteBarriers(w);
+  if (w.warpsyncWait)
+    released |= releaseWarpsync(w, w.warpsyncWait);
+  w.runnable |= released;
+  w.group &= ~exec;
+}
+
+/// BSSY b: b = the exec lanes (which are members again if they had yielded out of b).
+inline void bssy(WarpConv &w, uint32_t exec, uint32_t pc, unsigned b) {
+  w.groupPc = pc + 1;
+  if (!exec)
+    return;
+  w.conv[b] = exec;
+  w.yieldedOut[b] &= ~exec;
+}
+
+/// BSYNC b. Lanes that yielded out of b pass once. It completes on arrival when every
+/// non-exited lane of b is arriving or already waits: the earlier waiters at next join the group,
+/// the others become runnable. Otherwise the arriving lanes wait (at next).
+inline void bsync(WarpConv &w, uint32_t exec, uint32_t pc, unsigned b) {
+  const uint32_t next = pc + 1;
+  w.groupPc = next;
+  if (!exec)
+    return;
+  const uint32_t arriving = exec & ~w.yieldedOut[b];
+  w.yieldedOut[b] &= ~exec;
+  if (!arriving)
+    return;
+  const uint32_t earlier = w.bsyncWait[b];
+  const uint32_t missing = w.conv[b] & ~w.exited & ~arriving & ~earlier;
+  if (missing == 0) {
+    w.bsyncWait[b] = 0;
+    const uint32_t join = lanesAt(w, earlier, next);
+    w.runnable |= earlier & ~join;
+    w.group |= join;
+  } else {
+    setPc(w, arriving, next);
+    w.bsyncWait[b] = earlier | arriving;
+    w.group &= ~arriving;
+  }
+}
+
+/// WARPSYNC: each exec lane waits for `masks[lane]` (ra | imm). A group whose wanted lanes are all
+/// in it, while no lane waits at WARPSYNC, goes on at once; otherwise the lanes wait and the
+/// releasable set (releaseWarpsync) goes: its lanes at next join the group, others become
+/// runnable.
+inline void warpsync(WarpConv &w, uint32_t exec, uint32_t pc,
+                     const std::array<uint32_t, kConvLanes> &masks) {
+  const uint32_t next = pc + 1;
+  w.groupPc = next;
+  if (!exec)
+    return;
+  uint32_t wanted = 0;
+  for (unsigned l = 0; l < kConvLanes; ++l)
+    if ((exec >> l) & 1) {
+      w.warpsyncMask[l] = masks[l];
+      wanted |= masks[l];
+    }
+  if (w.warpsyncWait == 0 && (wanted & ~w.exited & ~exec) == 0)
+    return;
+  setPc(w, exec, next);
+  const uint32_t released = releaseWarpsync(w, w.warpsyncWait | exec);
+  const uint32_t join = lanesAt(w, released, next);
+  w.runnable |= released & ~join & ~exec;
+  w.group = (w.group & ~exec) | join;
+}
+
+/// The lanes a pick chooses among: the runnable lanes that did not yield, or, when only yielded
+/// lanes are runnable, those (whose yielded flags are then cleared).
+inline uint32_t pickCandidates(WarpConv &w) {
+  uint32_t c = w.runnable & ~w.yielded;
+  if (!c) {
+    c = w.runnable;
+    w.yielded = 0;
+  }
+  return c;
+}
+
+/// The lowest resume pc among `candidates` (they are not empty).
+inline uint32_t lowestPc(const WarpConv &w, uint32_t candidates) {
+  uint32_t lowest = std::numeric_limits<uint32_t>::max();
+  for (unsigned l = 0; l < kConvLanes; ++l)
+    if ((candidates >> l) & 1)
+      lowest = std::min(lowest, w.pc[l]);
+  return lowest;
+}
+
+/// The candidates at `lowest` become the group.
+inline void formGroup(WarpConv &w, uint32_t candidates, uint32_t lowest) {
+  const uint32_t lanes = lanesAt(w, candidates, lowest);
+  w.runnable &= ~lanes;
+  w.yielded &= ~lanes;
+  w.group = lanes;
+  w.groupPc = lowest;
+  w.backEdges = 0;
+}
+
+/// The convergence pick at once (the emulator's order): false when no lane is runnable.
+inline bool pick(WarpConv &w) {
+  if (!w.runnable) {
+    w.group = 0;
+    return false;
+  }
+  const uint32_t c = pickCandidates(w);
+  formGroup(w, c, lowestPc(w, c));
+  return true;
+}
+
+} // namespace conv
+
+// -------------------------------------------------------------------------------------------------
+// The CTRL unit with the hardware's timing (docs/microarchitecture.md), one cycle per step().
+//
+//  - A pass reaches the unit in cycle t (from dispatch); the instruction resolves in t + 1 with
+//    the warp state at the start of t + 1 (its effects are state at t + 2). A resolution whose
+//    group goes on after a fetch-stop instruction redirects the warp's fetch in t + 1 (pc: the
+//    group's next pc). Faults (a jump outside the code or misaligned, TRAP, BPT) are reported in
+//    t + 1 and change nothing.
+//  - The convergence pick: in each cycle the lowest warp slot that has no group, no pick in
+//    flight and runnable lanes enters (its candidates are chosen and its lane pcs read); the
+//    minimum tree takes the next five cycles (one level of 32 -> 1 a cycle); kPickLatency = 6
+//    cycles after entry the candidates at the minimum become the group and the warp wants a
+//    redirect. So a group that waits or exits when it resolves in t is replaced in t + 7 and its
+//    warp fetches from t + 8 (docs/microarchitecture.md).
+//  - Redirects: one a cycle. A resolution's redirect goes out in its cycle; otherwise the lowest
+//    warp that wants one (a pick just formed, an earlier pick, an admitted warp) gets it.
+//  - Admission (start): the warps' groups are set at the end of the cycle; each wants a redirect.
+//  - A warp "has a group" for fetch and issue when its group is not empty and its redirect has
+//    gone out. It is idle when it has no group, no runnable lane and no pick in flight; done when
+//    every lane exited.
+enum class CtrlKind : uint8_t {
+  Other, ///< a CTRL instruction with no effect on the lane states here (MEMBAR, ...)
+  Bra,
+  Call,
+  Exit,
+  Bssy,
+  Bsync,
+  Trap,
+  Bpt,
+};
+
+struct CtrlPassIn {
+  bool valid = false;
+  unsigned warp = 0;
+  CtrlKind kind = CtrlKind::Other;
+  bool fetchStop = false; ///< isa.toml's fetch_stop of the opcode
+  bool last = true;
+  uint32_t pc = 0;        ///< instruction index
+  uint32_t exec = 0;      ///< group AND guard
+  uint32_t imm = 0;       ///< BRA/CALL: target byte offset; TRAP/BPT: code
+  unsigned breg = 0;
+};
+
+enum class CtrlFaultKind : uint8_t { None, BadJump, Trap, Assert, Breakpoint };
+
+struct CtrlOut {
+  bool redirect = false;
+  unsigned redirectWarp = 0;
+  uint32_t redirectPc = 0;
+  CtrlFaultKind fault = CtrlFaultKind::None;
+  unsigned faultWarp = 0;
+  unsigned faultLane = 0;
+  uint32_t faultPc = 0;
+  uint32_t faultCode = 0; ///< TRAP/BPT code; BadJump: the target byte offset
+};
+
+class CtrlUnit {
+public:
+  static constexpr unsigned kPickLatency = 6; ///< cycles from entry to the group
+
+  CtrlUnit(unsigned warps, uint32_t yieldLimit)
+      : warps_(warps), yieldLimit_(yieldLimit), w_(warps), pend_(warps), picking_(warps) {}
+
+  const WarpConv &warp(unsigned i) const { return w_[i]; }
+  bool hasGroup(unsigned i) const { return w_[i].group != 0 && !pend_[i]; }
+  bool picking(unsigned i) const { return picking_[i]; }
+  bool idle(unsigned i) const { return !w_[i].group && !w_[i].runnable && !picking_[i]; }
+  bool done(unsigned i) const { return w_[i].exited == ~0u; }
+
+  /// One cycle. `start`: warps admitted this cycle (bit per slot) with their lanes and entry pc.
+  /// `codeBytes`: the launch's code size.
+  CtrlOut step(const CtrlPassIn &in, uint64_t start, const std::vector<uint32_t> &startLanes,
+               uint32_t entryPc, uint32_t codeBytes) {
+    CtrlOut out;
+    std::vector<WarpConv> next = w_;
+    std::vector<bool> pendNext = pend_, pickingNext = picking_;
+
+    // Resolution of the pass registered last cycle.
+    if (res_.valid && res_.last) {
+      WarpConv &w = next[res_.warp];
+      const uint32_t exec = res_.exec;
+      const unsigned lane = exec ? unsigned(std::countr_zero(exec)) : 0;
+      auto fault = [&](CtrlFaultKind k, uint32_t code) {
+        out.fault = k;
+        out.faultWarp = res_.warp;
+        out.faultLane = lane;
+        out.faultPc = res_.pc;
+        out.faultCode = code;
+      };
+      switch (res_.kind) {
+      case CtrlKind::Bra:
+      case CtrlKind::Call:
+        if (exec && (res_.imm % 8 != 0 || res_.imm >= codeBytes))
+          fault(CtrlFaultKind::BadJump, res_.imm);
+        else
+          conv::branch(w, exec, res_.pc, res_.imm / 8, yieldLimit_);
+        break;
+      case CtrlKind::Exit:
+        conv::exit(w, exec, res_.pc);
+        break;
+      case CtrlKind::Bssy:
+        conv::bssy(w, exec, res_.pc, res_.breg);
+        break;
+      case CtrlKind::Bsync:
+        conv::bsync(w, exec, res_.pc, res_.breg);
+        break;
+      case CtrlKind::Trap:
+        if (exec)
+          fault(res_.imm == 1 ? CtrlFaultKind::Assert : CtrlFaultKind::Trap, res_.imm);
+        w.groupPc = res_.pc + 1;
+        break;
+      case CtrlKind::Bpt:
+        if (exec)
+          fault(CtrlFaultKind::Breakpoint, res_.imm);
+        w.groupPc = res_.pc + 1;
+        break;
+      case CtrlKind::Other:
+        w.groupPc = res_.pc + 1;
+        break;
+      }
+      if (out.fault != CtrlFaultKind::None) {
+        next[res_.warp] = w_[res_.warp];
+      } else if (res_.fetchStop && w.group) {
+        out.redirect = true;
+        out.redirectWarp = res_.warp;
+        out.redirectPc = w.groupPc;
+      }
+    }
+
+    // The pick's last stage forms the group.
+    const Stage &last = stages_[kPickLatency - 1];
+    if (last.valid) {
+      conv::formGroup(next[last.warp], last.candidates, last.lowest);
+      pickingNext[last.warp] = false;
+      pendNext[last.warp] = true;
+    }
+
+    // A warp enters the pick (from the state at the start of the cycle).
+    Stage entry;
+    for (unsigned i = 0; i < warps_; ++i) {
+      if (w_[i].group || picking_[i] || !w_[i].runnable)
+        continue;
+      entry.valid = true;
+      entry.warp = i;
+      entry.candidates = conv::pickCandidates(next[i]); // may clear the yielded flags
+      entry.lowest = conv::lowestPc(w_[i], entry.candidates);
+      pickingNext[i] = true;
+      break;
+    }
+
+    // Admission.
+    for (unsigned i = 0; i < warps_; ++i) {
+      if (!((start >> i) & 1))
+        continue;
+      conv::start(next[i], startLanes[i], entryPc);
+      pendNext[i] = true;
+      pickingNext[i] = false;
+    }
+
+    // One redirect a cycle: the resolution's, else the lowest warp wanting one (decided from
+    // the wants at the start of the cycle plus a group formed in this cycle).
+    if (!out.redirect) {
+      for (unsigned i = 0; i < warps_; ++i) {
+        const bool formed = last.valid && last.warp == i;
+        if (!(pend_[i] || formed))
+          continue;
+        out.redirect = true;
+        out.redirectWarp = i;
+        out.redirectPc = formed ? last.lowest : w_[i].groupPc;
+        pendNext[i] = false;
+        break;
+      }
+    }
+    // A redirect of a warp admitted in this same cycle is for its old state: keep the want.
+    if (out.redirect && ((start >> out.redirectWarp) & 1))
+      pendNext[out.redirectWarp] = true;
+
+    for (unsigned s = kPickLatency - 1; s > 0; --s)
+      stages_[s] = stages_[s - 1];
+    stages_[0] = entry;
+    res_ = in;
+    w_ = std::move(next);
+    pend_ = std::move(pendNext);
+    picking_ = std::move(pickingNext);
+    return out;
+  }
+
+private:
+  struct Stage {
+    bool valid = false;
+    unsigned warp = 0;
+    uint32_t candidates = 0;
+    uint32_t lowest = 0;
+  };
+
+  unsigned warps_;
+  uint32_t yieldLimit_;
+  std::vector<WarpConv> w_;
+  std::vector<bool> pend_;    ///< wants a fetch redirect
+  std::vector<bool> picking_; ///< a pick is in flight
+  std::array<Stage, kPickLatency> stages_{};
+  CtrlPassIn res_;
+};
+
+} // namespace wf::hls
+
+#endif
