@@ -50,6 +50,11 @@ package wf_core_pkg;
     logic        format_i;    // format I: hi is the immediate
     logic        b_is_imm;    // the immediate is operand b (ALU/IMUL/FMA format I)
     logic        fetch_stop;  // wf_isa_pkg::op_fetch_stop: the warp's fetch stops after it
+    // dispatch: the opcode's latency (wf_isa_pkg::op_latency, the decoder's latency_o) and its
+    // unit's lane share (wf_isa_pkg::unit_lane_share), made once here so that dispatch and the
+    // unit wrappers look nothing up
+    logic [7:0]  lat;
+    logic [2:0]  share;
     // guard
     logic [3:0]  pg;
     logic        pgn;

@@ -58,11 +58,6 @@ module wf_decode (
     .pu2_neg_o   (pu2_neg)
   );
 
-  // The latency is a function of the opcode (wf_isa_pkg::op_latency); dispatch looks it up there
-  // rather than carrying 8 bits in every buffer entry.
-  logic [7:0] unused_latency;
-  assign unused_latency = latency;
-
   logic ok;
   assign ok = !fetch_bad_i;
 
@@ -75,6 +70,8 @@ module wf_decode (
     dec_o.format_i   = format_i;
     dec_o.b_is_imm   = b_is_imm && ok;
     dec_o.fetch_stop = wf_isa_pkg::op_fetch_stop(op) && legal && ok;
+    dec_o.lat        = latency;
+    dec_o.share      = 3'(wf_isa_pkg::unit_lane_share(wf_isa_pkg::unit_e'(unit)));
     dec_o.pg         = pg;
     dec_o.pgn        = pgn;
     dec_o.pg_always  = pg_always;

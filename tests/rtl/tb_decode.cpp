@@ -102,6 +102,8 @@ int main(int argc, char **argv) {
       check(top->op_o == static_cast<unsigned>(op), "op");
       check(top->unit_o == static_cast<unsigned>(info.unit), "unit");
       check(top->format_i_o == (info.format == Format::I), "format");
+      check(top->lat_o == info.latency, "lat");
+      check(top->share_o == kUnits[static_cast<unsigned>(info.unit)].laneShare, "share");
       check((top->rd_o >> 5) == getField(w, FormatR::rd), "rd.num");
       check((top->ra_o >> 5) == getField(w, FormatR::ra), "ra.num");
       check((top->rb_o >> 5) == getField(w, FormatR::rb), "rb.num");

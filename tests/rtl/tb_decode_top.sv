@@ -11,6 +11,8 @@ module tb_decode_top (
   output logic        format_i_o,
   output logic        b_is_imm_o,
   output logic        fetch_stop_o,
+  output logic [7:0]  lat_o,
+  output logic [2:0]  share_o,
   output logic [3:0]  pg_o,
   output logic        pgn_o,
   output logic        pg_always_o,
@@ -55,6 +57,8 @@ module tb_decode_top (
   assign format_i_o   = dec.format_i;
   assign b_is_imm_o   = dec.b_is_imm;
   assign fetch_stop_o = dec.fetch_stop;
+  assign lat_o        = dec.lat;
+  assign share_o      = dec.share;
   assign pg_o         = dec.pg;
   assign pgn_o        = dec.pgn;
   assign pg_always_o  = dec.pg_always;
