@@ -216,6 +216,16 @@ package wf_core_pkg;
   localparam int unsigned RelIter = 3;
   localparam int unsigned NumReleases = 4;
 
+  // Widths of the records that travel in arrays (one per warp, collector, release port): Yosys 0.55
+  // drops the dimension of an array of structs, so such arrays are logic [N-1:0][<T>Bits-1:0] and
+  // an element is copied into a struct variable to read its fields (rtl/README.md).
+  localparam issue_t IssueZero = '0;
+  localparam int unsigned IssueBits = $bits(IssueZero);
+  localparam coll_state_t CollStateZero = '0;
+  localparam int unsigned CollStateBits = $bits(CollStateZero);
+  localparam sb_release_t SbReleaseZero = '0;
+  localparam int unsigned SbReleaseBits = $bits(SbReleaseZero);
+
   // Dispatch -> CTRL unit: one pass of a CTRL instruction (operands on [Lanes-1:0][31:0] ports
   // a_i/b_i/c_i beside it). exec is the whole warp's exec mask (group and guard), read in the
   // collector's first cycle.
@@ -285,5 +295,10 @@ package wf_core_pkg;
     logic [4:0]             pass;       // lanes pass*L .. pass*L+L-1
     logic [31:0]            lanes;      // lanes written (whole-warp mask)
   } commit_wb_t;
+
+  localparam commit_hdr_t CommitHdrZero = '0;
+  localparam int unsigned CommitHdrBits = $bits(CommitHdrZero);
+  localparam commit_wb_t CommitWbZero = '0;
+  localparam int unsigned CommitWbBits = $bits(CommitWbZero);
 
 endpackage

@@ -130,4 +130,19 @@ package wf_soc_pkg;
     logic [ThreadCountBits-1:0] thread_insts;
   } issue_count_t;
 
+  // Widths of the records above for arrays of them (one per requester, bank, core): Yosys 0.55
+  // drops the dimension of an array of structs, so such arrays are logic [N-1:0][<T>Bits-1:0] and
+  // an element is copied into a struct variable to read its fields (rtl/README.md). $bits of a
+  // constant, not of the type (Yosys does not parse $bits(type)).
+  localparam mem_req_t MemReqZero = '0;
+  localparam int unsigned MemReqBits = $bits(MemReqZero);
+  localparam mem_rsp_t MemRspZero = '0;
+  localparam int unsigned MemRspBits = $bits(MemRspZero);
+  localparam param_req_t ParamReqZero = '0;
+  localparam int unsigned ParamReqBits = $bits(ParamReqZero);
+  localparam fault_t FaultZero = '0;
+  localparam int unsigned FaultBits = $bits(FaultZero);
+  localparam issue_count_t IssueCountZero = '0;
+  localparam int unsigned IssueCountRecBits = $bits(IssueCountZero);
+
 endpackage
