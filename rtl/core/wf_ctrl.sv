@@ -1,0 +1,569 @@
+// The CTRL unit (docs/microarchitecture.md, "Per-thread PCs and convergence"): per-lane pcs, the
+// group of every warp, convergence barriers, the convergence pick and the CTRL-detected faults.
+// Definition: hls/include/warpforge/hls/convergence.h (CtrlUnit); compared cycle by cycle by
+// tests/rtl/tb_ctrl.cpp.
+//
+// Ports (for the core top):
+//   launch_start_i   one-cycle pulse: every warp's state is cleared (as at reset).
+//   code_size_i      the launch's code size in bytes (jump targets at or past it fault).
+//   start_i          admission: warp slots made resident this cycle (a block's warps, one cycle);
+//   start_lanes_i    per started warp the lanes that exist (a partial last warp has fewer);
+//   start_pc_i       the kernel entry (instruction index). The started warps' groups are set at
+//                    the end of the cycle; each then wants a fetch redirect (one a cycle, below).
+//   pass_i, a_i/b_i/c_i  one pass of a CTRL instruction from dispatch (exec = group AND guard);
+//                    the instruction resolves in the cycle after its last pass (pass_i.last).
+//                    The operand lanes are for the register-reading CTRL instructions, which are
+//                    not built yet (they are unused now).
+//   resolve_o        the instruction of last cycle's last pass resolved this cycle (the CTRL
+//                    unit is free again: issue's "CTRL idle" may be derived from it).
+//   redirect_o       one a cycle: the warp's new fetch (and issue) pc. The resolution of a
+//                    fetch-stop instruction whose group goes on redirects in its cycle; else the
+//                    lowest warp slot wanting one (a group just formed by the pick, a started
+//                    warp) gets it.
+//   has_group_o      the warp has a group and its redirect has gone out: it may fetch and issue.
+//   group_o          the warp's group mask (issue_t.active).
+//   idle_o           no group, no runnable lane, no pick in flight (waits at barriers only, or
+//                    finished, or not resident).
+//   done_o           every lane of the warp exited (its slot can retire with its block).
+//   fault_valid_o    a CTRL-detected fault in this cycle (resolution): fault_o has kind, pc
+//                    (bytes), code (TRAP/BPT code; for a bad jump the target); fault_detail_o the
+//                    device.toml detail; fault_warp_o/fault_lane_o the lowest exec lane of the
+//                    warp, from which the core fills the block and thread fields. A faulting
+//                    instruction changes no state.
+//   release_o, ret_valid_o/ret_o/ret_data_o  the scoreboard release (RelCtrl) and the return
+//                    write-back of warp operations, B2R, BAR.RED and CALL's link: not built yet
+//                    (held at zero).
+//
+// Built: BRA, CALL's jump (not its link write), EXIT, BSSY, BSYNC, the yield of a spinning group,
+// the convergence pick, TRAP/BPT faults, bad jump targets. Every other CTRL opcode resolves as
+// "continue at the next pc" (a redirect when it stops fetch) and is NOT yet what execution-model.md
+// says: BRX, CALLR, RET, WARPSYNC (right only when its group is complete), BAR, B2R, R2B,
+// NANOSLEEP (no sleep), VOTE, SHFL, MATCH, REDUX (no result).
+//
+// Timing (hls CtrlUnit): pass in t, resolution in t + 1 (state written at its end). The pick: in
+// each cycle the lowest warp with no group, no pick in flight and runnable lanes enters: its
+// candidate lanes (the runnable lanes that did not yield, else all runnable ones, whose yielded
+// flags clear) and their pcs, read from the lane-pc RAM, are registered; a minimum tree over the
+// 32 keys {not candidate, pc} takes one level a cycle (five cycles), each node carrying the mask
+// of its lanes at its minimum; six cycles after entry the root's mask becomes the group at the
+// root's pc and the warp wants a redirect.
+//
+// Storage: lane pcs are a RAM of Warps rows x 32 lanes (per-lane write enables, two
+// asynchronous reads: LUTRAM); the convergence barrier masks, BSYNC waiters and yielded-out
+// masks of a warp are one RAM row (Warps x 1536 bits, one asynchronous read and one write a
+// cycle: LUTRAM), cleared for a started warp by a per-warp valid bit. The group, runnable,
+// exited and yielded masks are flip-flops (several warps change in one cycle).
+module wf_ctrl #(
+  parameter int unsigned Warps          = wf_config_pkg::ConfigDefaultWarpsPerCore,
+  parameter int unsigned Lanes          = wf_config_pkg::ConfigDefaultLanes,
+  parameter int unsigned YieldBackEdges = wf_isa_pkg::YieldBackEdges,
+  localparam int unsigned WarpBits      = Warps > 1 ? $clog2(Warps) : 1,
+  localparam int unsigned PcBits        = wf_core_pkg::PcBits,
+  localparam int unsigned NumBars       = wf_isa_pkg::NumBarrierRegs,
+  localparam int unsigned BackBits      = $clog2(YieldBackEdges + 1)
+) (
+  input  logic                              clk_i,
+  input  logic                              rst_ni,
+  input  logic                              launch_start_i,
+  input  logic [31:0]                       code_size_i,
+  // admission
+  input  logic [Warps-1:0]                  start_i,
+  input  logic [Warps-1:0][31:0]            start_lanes_i,
+  input  logic [PcBits-1:0]                 start_pc_i,
+  // dispatch
+  input  wf_core_pkg::ctrl_pass_t           pass_i,
+  input  logic [Lanes-1:0][31:0]            a_i,
+  input  logic [Lanes-1:0][31:0]            b_i,
+  input  logic [Lanes-1:0][31:0]            c_i,
+  output logic                              resolve_o,
+  // fetch and issue
+  output wf_core_pkg::fetch_redirect_t      redirect_o,
+  output logic [Warps-1:0]                  has_group_o,
+  output logic [Warps-1:0][31:0]            group_o,
+  output logic [Warps-1:0]                  idle_o,
+  output logic [Warps-1:0]                  done_o,
+  // scoreboard release and return write-back (not built yet)
+  output wf_core_pkg::sb_release_t          release_o,
+  output logic                              ret_valid_o,
+  output wf_core_pkg::ret_wb_t              ret_o,
+  output logic [Lanes-1:0][31:0]            ret_data_o,
+  // faults
+  output logic                              fault_valid_o,
+  output wf_soc_pkg::fault_t                fault_o,
+  output logic [15:0]                       fault_detail_o,
+  output logic [WarpBits-1:0]               fault_warp_o,
+  output logic [4:0]                        fault_lane_o
+);
+  import wf_isa_pkg::*;
+
+  localparam int unsigned KeyBits  = PcBits + 1;          // {not a candidate, pc}
+  localparam int unsigned RowBits  = 3 * NumBars * 32;     // conv, BSYNC waiters, yielded-out
+
+  // ---------------------------------------------------------------------------------------------
+  // State
+  logic [Warps-1:0][31:0]         group_d, group_q;
+  logic [Warps-1:0][PcBits-1:0]   gpc_d, gpc_q;
+  logic [Warps-1:0][31:0]         runnable_d, runnable_q;
+  logic [Warps-1:0][31:0]         exited_d, exited_q;
+  logic [Warps-1:0][31:0]         yielded_d, yielded_q;
+  logic [Warps-1:0][BackBits-1:0] back_d, back_q;
+  logic [Warps-1:0]               pend_d, pend_q;        // wants a redirect
+  logic [Warps-1:0]               picking_d, picking_q;  // a pick in flight
+  logic [Warps-1:0]               row_valid_d, row_valid_q;
+
+  // The registered pass (resolves this cycle).
+  wf_core_pkg::ctrl_pass_t        res_q;
+
+  // Pick pipeline: stage 1 the 32 keys, stages 2..6 the tree levels (16, 8, 4, 2, 1 nodes).
+  logic [5:0]                     pk_valid_q;
+  logic [5:0][WarpBits-1:0]       pk_warp_q;
+  logic [31:0][KeyBits-1:0]       pk_keys_d, pk_keys_q;
+  logic [15:0][KeyBits-1:0]       pk_l1_d, pk_l1_q;
+  logic [7:0][KeyBits-1:0]        pk_l2_d, pk_l2_q;
+  logic [3:0][KeyBits-1:0]        pk_l3_d, pk_l3_q;
+  logic [1:0][KeyBits-1:0]        pk_l4_d, pk_l4_q;
+  logic [KeyBits-1:0]             pk_l5_d, pk_l5_q;
+  // the lanes at each node's minimum (each level holds 32 bits: a node of 2^k lanes has 2^k)
+  logic [31:0]                    pk_m1_d, pk_m1_q, pk_m2_d, pk_m2_q;
+  logic [31:0]                    pk_m3_d, pk_m3_q, pk_m4_d, pk_m4_q, pk_m5_d, pk_m5_q;
+
+  // RAMs
+  logic [31:0][PcBits-1:0]        lpc_mem [Warps];
+  logic [RowBits-1:0]             bar_mem [Warps];
+  logic                           lpc_we;
+  logic [WarpBits-1:0]            lpc_waddr;
+  logic [31:0]                    lpc_wlane;
+  logic [31:0][PcBits-1:0]        lpc_wdata;
+  logic                           bar_we;
+  logic [RowBits-1:0]             bar_wdata;
+
+  // ---------------------------------------------------------------------------------------------
+  // Resolution of the registered pass (warp r)
+  logic                           res_go;
+  logic [WarpBits-1:0]            r;
+  logic [31:0]                    exec;
+  logic [PcBits-1:0]              pc, next_pc, target;
+  logic [31:0][PcBits-1:0]        r_lpc;
+  logic [RowBits-1:0]             r_row;
+  logic [NumBars-1:0][31:0]       conv, bwait, yout;
+  logic [31:0]                    grp, run, ext, yld;
+  logic [PcBits-1:0]              gpc;
+  logic [BackBits-1:0]            back;
+  logic                           fault;
+  logic [31:0]                    fault_kind;
+  logic [15:0]                    fault_detail;
+  logic [4:0]                     exec_lane;
+  logic                           is_bra, is_exit, is_bssy, is_bsync, is_trap, is_bpt;
+  logic                           bad_target;
+  logic [3:0]                     breg;
+  logic                           res_redirect;
+
+  assign res_go   = res_q.valid && res_q.last;
+  assign r        = WarpBits'(res_q.warp);
+  assign exec     = res_q.exec;
+  assign pc       = res_q.pc;
+  assign next_pc  = res_q.pc + PcBits'(1);
+  assign target   = res_q.op.imm[3 +: PcBits];
+  assign breg     = res_q.op.breg;
+  assign r_lpc    = lpc_mem[r];
+  assign r_row    = row_valid_q[r] ? bar_mem[r] : '0;
+  assign is_bra   = res_q.op.op == OpBra || res_q.op.op == OpCall;
+  assign is_exit  = res_q.op.op == OpExit;
+  assign is_bssy  = res_q.op.op == OpBssy;
+  assign is_bsync = res_q.op.op == OpBsync;
+  assign is_trap  = res_q.op.op == OpTrap;
+  assign is_bpt   = res_q.op.op == OpBpt;
+  assign bad_target = res_q.op.imm[2:0] != 3'd0 || res_q.op.imm >= code_size_i;
+
+  always_comb begin
+    exec_lane = '0;
+    for (int l = 31; l >= 0; l--) begin
+      if (exec[l]) exec_lane = 5'(l);
+    end
+  end
+
+  always_comb begin
+    logic [31:0]       mask, fall, wait_lanes, earlier, arriving, missing, join_lanes, others;
+    logic [PcBits-1:0] to, wait_pc;
+    logic              lower;
+    conv = r_row[0 +: NumBars*32];
+    bwait = r_row[NumBars*32 +: NumBars*32];
+    yout = r_row[2*NumBars*32 +: NumBars*32];
+    grp  = group_q[r];
+    run  = runnable_q[r];
+    ext  = exited_q[r];
+    yld  = yielded_q[r];
+    back = back_q[r];
+    gpc  = next_pc;
+    lpc_wlane = '0;
+    lpc_wdata = r_lpc;
+    fault = 1'b0;
+    fault_kind = 32'(wf_device_pkg::FAULT_NONE);
+    fault_detail = 16'(wf_device_pkg::DETAIL_NONE);
+    mask = '0; fall = '0; wait_lanes = '0; earlier = '0; arriving = '0; missing = '0;
+    join_lanes = '0; others = '0; to = next_pc; wait_pc = next_pc; lower = 1'b0;
+
+    if (is_bra) begin
+      if (exec != '0 && bad_target) begin
+        fault = 1'b1;
+        fault_kind = 32'(wf_device_pkg::FAULT_ILLEGAL_INSTRUCTION);
+        fault_detail = 16'(wf_device_pkg::DETAIL_BAD_JUMP);
+      end else if (exec != '0) begin
+        mask = grp;
+        fall = grp & ~exec;
+        lower = target < next_pc;
+        if (fall == '0) begin
+          to = target;
+        end else if (target != next_pc) begin
+          wait_lanes = lower ? fall : exec;
+          wait_pc = lower ? next_pc : target;
+          for (int l = 0; l < 32; l++) begin
+            if (wait_lanes[l]) begin
+              lpc_wlane[l] = 1'b1;
+              lpc_wdata[l] = wait_pc;
+            end
+          end
+          run |= wait_lanes;
+          mask &= ~wait_lanes;
+          to = lower ? target : next_pc;
+        end
+        if (to <= pc && mask != '0) begin
+          if (back + BackBits'(1) >= BackBits'(YieldBackEdges)) begin
+            others = run;
+            for (int b = 0; b < NumBars; b++) others |= bwait[b];
+            if (others != '0) begin
+              // Yield: leave the barriers with waiting lanes, become runnable at `to`.
+              for (int b = 0; b < NumBars; b++) begin
+                if (bwait[b] != '0) begin
+                  yout[b] |= conv[b] & mask;
+                  conv[b] &= ~mask;
+                end
+              end
+              for (int l = 0; l < 32; l++) begin
+                if (mask[l]) begin
+                  lpc_wlane[l] = 1'b1;
+                  lpc_wdata[l] = to;
+                end
+              end
+              yld |= mask;
+              // the barriers it left may now be complete
+              for (int b = 0; b < NumBars; b++) begin
+                if (bwait[b] != '0 && (conv[b] & ~ext & ~bwait[b]) == '0) begin
+                  run |= bwait[b];
+                  bwait[b] = '0;
+                end
+              end
+              run |= mask;
+              mask = '0;
+            end
+            back = '0;
+          end else begin
+            back = back + BackBits'(1);
+          end
+        end
+        grp = mask;
+        gpc = to;
+      end
+    end else if (is_exit) begin
+      if (exec != '0) begin
+        ext |= exec;
+        for (int b = 0; b < NumBars; b++) conv[b] &= ~exec;
+        // the barriers that waited only for them release
+        for (int b = 0; b < NumBars; b++) begin
+          if (bwait[b] != '0 && (conv[b] & ~ext & ~bwait[b]) == '0) begin
+            run |= bwait[b];
+            bwait[b] = '0;
+          end
+        end
+        grp &= ~exec;
+      end
+    end else if (is_bssy) begin
+      if (exec != '0) begin
+        conv[breg] = exec;
+        yout[breg] &= ~exec;
+      end
+    end else if (is_bsync) begin
+      if (exec != '0) begin
+        arriving = exec & ~yout[breg];
+        yout[breg] &= ~exec;
+        if (arriving != '0) begin
+          earlier = bwait[breg];
+          missing = conv[breg] & ~ext & ~arriving & ~earlier;
+          if (missing == '0) begin
+            bwait[breg] = '0;
+            for (int l = 0; l < 32; l++) join_lanes[l] = earlier[l] && r_lpc[l] == next_pc;
+            run |= earlier & ~join_lanes;
+            grp |= join_lanes;
+          end else begin
+            for (int l = 0; l < 32; l++) begin
+              if (arriving[l]) begin
+                lpc_wlane[l] = 1'b1;
+                lpc_wdata[l] = next_pc;
+              end
+            end
+            bwait[breg] = earlier | arriving;
+            grp &= ~arriving;
+          end
+        end
+      end
+    end else if (is_trap) begin
+      if (exec != '0) begin
+        fault = 1'b1;
+        fault_kind = res_q.op.imm == 32'd1 ? 32'(wf_device_pkg::FAULT_ASSERT)
+                                           : 32'(wf_device_pkg::FAULT_TRAP);
+        fault_detail = res_q.op.imm == 32'd1 ? 16'(wf_device_pkg::DETAIL_ASSERT_RECORD)
+                                             : 16'(wf_device_pkg::DETAIL_TRAP_CODE);
+      end
+    end else if (is_bpt) begin
+      if (exec != '0) begin
+        fault = 1'b1;
+        fault_kind = 32'(wf_device_pkg::FAULT_BREAKPOINT);
+        fault_detail = 16'(wf_device_pkg::DETAIL_BREAKPOINT_CODE);
+      end
+    end
+    bar_wdata = {yout, bwait, conv};
+  end
+
+  assign res_redirect = res_go && !fault && op_fetch_stop(res_q.op.op) && grp != '0;
+
+  // ---------------------------------------------------------------------------------------------
+  // The pick: entry (lowest warp needing one), the tree, the group formed from the root.
+  logic                    pk_in;
+  logic [WarpBits-1:0]     pk_in_warp;
+  logic [31:0]             pk_cand;
+  logic                    pk_only_yielded;
+  logic [31:0][PcBits-1:0] pk_lpc;
+  logic                    pk_out;
+  logic [WarpBits-1:0]     pk_out_warp;
+
+  always_comb begin
+    pk_in = 1'b0;
+    pk_in_warp = '0;
+    for (int w = Warps - 1; w >= 0; w--) begin
+      if (group_q[w] == '0 && !picking_q[w] && runnable_q[w] != '0) begin
+        pk_in = 1'b1;
+        pk_in_warp = WarpBits'(w);
+      end
+    end
+  end
+
+  assign pk_lpc          = lpc_mem[pk_in_warp];
+  assign pk_only_yielded = (runnable_q[pk_in_warp] & ~yielded_q[pk_in_warp]) == '0;
+  assign pk_cand         = pk_only_yielded ? runnable_q[pk_in_warp]
+                                           : runnable_q[pk_in_warp] & ~yielded_q[pk_in_warp];
+  assign pk_out          = pk_valid_q[5];
+  assign pk_out_warp     = pk_warp_q[5];
+
+  // One tree level: node i of the next level from nodes 2i and 2i+1, its mask the lanes at the
+  // minimum (the lower node's on a tie, both masks on equal keys).
+  always_comb begin
+    for (int l = 0; l < 32; l++) pk_keys_d[l] = {!pk_cand[l], pk_lpc[l]};
+    for (int i = 0; i < 16; i++) begin
+      pk_l1_d[i] = pk_keys_q[2*i] <= pk_keys_q[2*i+1] ? pk_keys_q[2*i] : pk_keys_q[2*i+1];
+      pk_m1_d[2*i]   = pk_keys_q[2*i] <= pk_keys_q[2*i+1];
+      pk_m1_d[2*i+1] = pk_keys_q[2*i+1] <= pk_keys_q[2*i];
+    end
+    for (int i = 0; i < 8; i++) begin
+      pk_l2_d[i] = pk_l1_q[2*i] <= pk_l1_q[2*i+1] ? pk_l1_q[2*i] : pk_l1_q[2*i+1];
+      pk_m2_d[4*i +: 2]   = pk_l1_q[2*i] <= pk_l1_q[2*i+1] ? pk_m1_q[4*i +: 2] : 2'b0;
+      pk_m2_d[4*i+2 +: 2] = pk_l1_q[2*i+1] <= pk_l1_q[2*i] ? pk_m1_q[4*i+2 +: 2] : 2'b0;
+    end
+    for (int i = 0; i < 4; i++) begin
+      pk_l3_d[i] = pk_l2_q[2*i] <= pk_l2_q[2*i+1] ? pk_l2_q[2*i] : pk_l2_q[2*i+1];
+      pk_m3_d[8*i +: 4]   = pk_l2_q[2*i] <= pk_l2_q[2*i+1] ? pk_m2_q[8*i +: 4] : 4'b0;
+      pk_m3_d[8*i+4 +: 4] = pk_l2_q[2*i+1] <= pk_l2_q[2*i] ? pk_m2_q[8*i+4 +: 4] : 4'b0;
+    end
+    for (int i = 0; i < 2; i++) begin
+      pk_l4_d[i] = pk_l3_q[2*i] <= pk_l3_q[2*i+1] ? pk_l3_q[2*i] : pk_l3_q[2*i+1];
+      pk_m4_d[16*i +: 8]   = pk_l3_q[2*i] <= pk_l3_q[2*i+1] ? pk_m3_q[16*i +: 8] : 8'b0;
+      pk_m4_d[16*i+8 +: 8] = pk_l3_q[2*i+1] <= pk_l3_q[2*i] ? pk_m3_q[16*i+8 +: 8] : 8'b0;
+    end
+    pk_l5_d = pk_l4_q[0] <= pk_l4_q[1] ? pk_l4_q[0] : pk_l4_q[1];
+    pk_m5_d[0 +: 16]  = pk_l4_q[0] <= pk_l4_q[1] ? pk_m4_q[0 +: 16] : 16'b0;
+    pk_m5_d[16 +: 16] = pk_l4_q[1] <= pk_l4_q[0] ? pk_m4_q[16 +: 16] : 16'b0;
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Next state
+  logic                redir;
+  logic [WarpBits-1:0] redir_warp;
+  logic [PcBits-1:0]   redir_pc;
+
+  always_comb begin
+    group_d     = group_q;
+    gpc_d       = gpc_q;
+    runnable_d  = runnable_q;
+    exited_d    = exited_q;
+    yielded_d   = yielded_q;
+    back_d      = back_q;
+    pend_d      = pend_q;
+    picking_d   = picking_q;
+    row_valid_d = row_valid_q;
+    lpc_we      = 1'b0;
+    lpc_waddr   = r;
+    bar_we      = 1'b0;
+
+    if (res_go && !fault) begin
+      group_d[r]    = grp;
+      gpc_d[r]      = gpc;
+      runnable_d[r] = run;
+      exited_d[r]   = ext;
+      yielded_d[r]  = yld;
+      back_d[r]     = back;
+      lpc_we        = lpc_wlane != '0;
+      bar_we        = 1'b1;
+      row_valid_d[r] = 1'b1;
+    end
+
+    if (pk_out) begin
+      group_d[pk_out_warp]    = pk_m5_q;
+      gpc_d[pk_out_warp]      = pk_l5_q[PcBits-1:0];
+      runnable_d[pk_out_warp] = runnable_d[pk_out_warp] & ~pk_m5_q;
+      yielded_d[pk_out_warp]  = yielded_d[pk_out_warp] & ~pk_m5_q;
+      back_d[pk_out_warp]     = '0;
+      picking_d[pk_out_warp]  = 1'b0;
+      pend_d[pk_out_warp]     = 1'b1;
+    end
+
+    if (pk_in) begin
+      picking_d[pk_in_warp] = 1'b1;
+      if (pk_only_yielded) yielded_d[pk_in_warp] = '0;
+    end
+
+    for (int w = 0; w < Warps; w++) begin
+      if (start_i[w]) begin
+        group_d[w]     = start_lanes_i[w];
+        gpc_d[w]       = start_pc_i;
+        runnable_d[w]  = '0;
+        exited_d[w]    = ~start_lanes_i[w];
+        yielded_d[w]   = '0;
+        back_d[w]      = '0;
+        row_valid_d[w] = 1'b0;
+        pend_d[w]      = 1'b1;
+        picking_d[w]   = 1'b0;
+      end
+    end
+
+    // One redirect a cycle.
+    redir      = res_redirect;
+    redir_warp = r;
+    redir_pc   = gpc;
+    if (!res_redirect) begin
+      for (int w = Warps - 1; w >= 0; w--) begin
+        if (pend_q[w] || (pk_out && pk_out_warp == WarpBits'(w))) begin
+          redir      = 1'b1;
+          redir_warp = WarpBits'(w);
+          redir_pc   = (pk_out && pk_out_warp == WarpBits'(w)) ? pk_l5_q[PcBits-1:0] : gpc_q[w];
+        end
+      end
+      if (redir && !start_i[redir_warp]) pend_d[redir_warp] = 1'b0;
+    end
+
+    if (launch_start_i) begin
+      group_d     = '0;
+      runnable_d  = '0;
+      exited_d    = '0;
+      yielded_d   = '0;
+      back_d      = '0;
+      pend_d      = '0;
+      picking_d   = '0;
+      row_valid_d = '0;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      group_q     <= '0;
+      gpc_q       <= '0;
+      runnable_q  <= '0;
+      exited_q    <= '0;
+      yielded_q   <= '0;
+      back_q      <= '0;
+      pend_q      <= '0;
+      picking_q   <= '0;
+      row_valid_q <= '0;
+      res_q       <= '0;
+      pk_valid_q  <= '0;
+      pk_warp_q   <= '0;
+    end else begin
+      group_q     <= group_d;
+      gpc_q       <= gpc_d;
+      runnable_q  <= runnable_d;
+      exited_q    <= exited_d;
+      yielded_q   <= yielded_d;
+      back_q      <= back_d;
+      pend_q      <= pend_d;
+      picking_q   <= picking_d;
+      row_valid_q <= row_valid_d;
+      res_q       <= launch_start_i ? '0 : pass_i;
+      pk_valid_q  <= launch_start_i ? '0 : {pk_valid_q[4:0], pk_in};
+      pk_warp_q   <= {pk_warp_q[4:0], pk_in_warp};
+    end
+  end
+
+  // The tree's data registers (no reset: guarded by pk_valid_q).
+  always_ff @(posedge clk_i) begin
+    pk_keys_q <= pk_keys_d;
+    pk_l1_q   <= pk_l1_d;
+    pk_m1_q   <= pk_m1_d;
+    pk_l2_q   <= pk_l2_d;
+    pk_m2_q   <= pk_m2_d;
+    pk_l3_q   <= pk_l3_d;
+    pk_m3_q   <= pk_m3_d;
+    pk_l4_q   <= pk_l4_d;
+    pk_m4_q   <= pk_m4_d;
+    pk_l5_q   <= pk_l5_d;
+    pk_m5_q   <= pk_m5_d;
+  end
+
+  // The RAM templates (write with per-lane enables, asynchronous reads): the one place here where
+  // an always_ff holds more than `x_q <= x_d`, because that is the form RAM inference recognises.
+  always_ff @(posedge clk_i) begin
+    if (lpc_we) begin
+      for (int l = 0; l < 32; l++) begin
+        if (lpc_wlane[l]) lpc_mem[lpc_waddr][l] <= lpc_wdata[l];
+      end
+    end
+    if (bar_we) bar_mem[r] <= bar_wdata;
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Outputs
+  always_comb begin
+    for (int w = 0; w < Warps; w++) begin
+      has_group_o[w] = group_q[w] != '0 && !pend_q[w];
+      idle_o[w]      = group_q[w] == '0 && runnable_q[w] == '0 && !picking_q[w];
+      done_o[w]      = exited_q[w] == '1;
+    end
+  end
+  assign group_o   = group_q;
+  assign resolve_o = res_go;
+
+  assign redirect_o.valid = redir;
+  assign redirect_o.warp  = wf_core_pkg::WarpIdBits'(redir_warp);
+  assign redirect_o.pc    = redir_pc;
+
+  assign fault_valid_o      = res_go && fault;
+  assign fault_o.kind       = fault_kind;
+  assign fault_o.pc         = {res_q.pc, 3'b000};
+  assign fault_o.code       = res_q.op.imm;
+  assign fault_o.address    = '0;
+  assign fault_o.block      = '0;
+  assign fault_o.thread     = '0;
+  assign fault_detail_o     = fault_detail;
+  assign fault_warp_o       = r;
+  assign fault_lane_o       = exec_lane;
+
+  assign release_o   = '0;
+  assign ret_valid_o = 1'b0;
+  assign ret_o       = '0;
+  assign ret_data_o  = '0;
+
+  logic unused;
+  assign unused = ^{a_i, b_i, c_i, res_q.coll, res_q.pass, res_q.rd, res_q.sb_reg, res_q.sb_pred,
+                    res_q.op.fn, res_q.op.bar_id, res_q.op.match_b64, res_q.op.scope,
+                    pk_l5_q[PcBits]};  // the root is a candidate (its flag is 0)
+
+endmodule
