@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <dlfcn.h>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -141,15 +142,172 @@ bool capturing(cudaStream_t s) {
   return st && st->capture;
 }
 
+/// True in libcudart.so.12: there the graph calls that CUDA 13 gave an edge-data parameter
+/// (cudaGraphGetEdges, cudaGraphAddDependencies, ...) have CUDA 12's shorter form, the count
+/// where CUDA 13 passes the edge data. Both libraries are built from these objects, so the
+/// library asks which file it was loaded from.
+bool cuda12Abi() {
+  static const bool is12 = [] {
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void *>(&cuda12Abi), &info) || !info.dli_fname)
+      return false;
+    return std::strstr(info.dli_fname, "libcudart.so.12") != nullptr;
+  }();
+  return is12;
+}
+
+/// Edge data other than the default (full completion, memory visibility) is not supported.
+bool noEdgeData(const cudaGraphEdgeData *edges, size_t count) {
+  for (size_t i = 0; edges && i < count; ++i)
+    if (edges[i].from_port || edges[i].to_port || edges[i].type)
+      return false;
+  return true;
+}
+
+/// A node list as CUDA's queries return it: with no array, the count; with one, what fits (the
+/// rest null) and how many were written.
+Error listOut(const std::vector<CUgraphNode_st *> &list, cudaGraphNode_t *out,
+              cudaGraphEdgeData *edges, size_t *count) {
+  if (!out) {
+    *count = list.size();
+    return Error::cudaSuccess;
+  }
+  for (size_t i = 0; i < *count; ++i) {
+    out[i] = i < list.size() ? list[i] : nullptr;
+    if (edges)
+      edges[i] = cudaGraphEdgeData{};
+  }
+  *count = std::min(*count, list.size());
+  return Error::cudaSuccess;
+}
+
+bool isNode(const CUgraphNode_st *node, cudaGraphNodeType type) {
+  return graphs().validNode(node) && node->type == type;
+}
+
+/// The executable node made from `node`, of kind `type` when one is given; null if none.
+wf::rt::ExecNode *execNodeOf(cudaGraphExec_t exec, cudaGraphNode_t node, int type = -1) {
+  if (!graphs().validExec(exec) || !node)
+    return nullptr;
+  wf::rt::ExecNode *e = wf::rt::Graphs::execNode(exec, node);
+  return e && (type < 0 || int(e->type) == type) ? e : nullptr;
+}
+
+/// New parameters of an executable node; it stays the same node (origin, enabled state).
+void setExec(wf::rt::ExecNode &e, Node n) {
+  n.type = e.type;
+  static_cast<Node &>(e) = std::move(n);
+}
+
+Error captureArgs(wf::rt::FunctionRecord *fn, void **args, std::vector<std::vector<uint8_t>> &out);
+
+/// A kernel node's parameters into `out` (unchanged on error): the argument values are copied.
+Error kernelNode(const cudaKernelNodeParams *p, Node &out) {
+  if (!p)
+    return Error::cudaErrorInvalidValue;
+  if (p->extra)
+    return rt().notSupported("cudaKernelNodeParams::extra");
+  Node n;
+  n.type = cudaGraphNodeTypeKernel;
+  n.fn = rt().findFunction(p->func);
+  if (!n.fn)
+    return Error::cudaErrorInvalidDeviceFunction;
+  n.func = p->func;
+  n.grid = p->gridDim;
+  n.block = p->blockDim;
+  n.shared = p->sharedMemBytes;
+  if (Error e = captureArgs(n.fn, p->kernelParams, n.args); e != Error::cudaSuccess)
+    return e;
+  static_cast<Node &>(out) = std::move(n);
+  return Error::cudaSuccess;
+}
+
+/// A memcpy node's parameters: a pitched 3D copy between linear memory (CUDA arrays are not
+/// supported in graph nodes here).
+Error copyNode(const cudaMemcpy3DParms *p, Node &out) {
+  if (!p)
+    return Error::cudaErrorInvalidValue;
+  if (p->srcArray || p->dstArray)
+    return rt().notSupported("graph memcpy nodes with CUDA arrays");
+  if (unsigned(p->kind) > cudaMemcpyDefault)
+    return Error::cudaErrorInvalidMemcpyDirection;
+  const cudaExtent &e = p->extent;
+  if (!p->srcPtr.ptr || !p->dstPtr.ptr || !e.width || !e.height || !e.depth)
+    return Error::cudaErrorInvalidValue;
+  if (p->srcPos.x + e.width > p->srcPtr.pitch || p->dstPos.x + e.width > p->dstPtr.pitch)
+    return Error::cudaErrorInvalidPitchValue;
+  if (e.depth > 1 && (p->srcPos.y + e.height > p->srcPtr.ysize ||
+                      p->dstPos.y + e.height > p->dstPtr.ysize))
+    return Error::cudaErrorInvalidValue;
+  Node n;
+  n.type = cudaGraphNodeTypeMemcpy;
+  n.copy = *p;
+  static_cast<Node &>(out) = std::move(n);
+  return Error::cudaSuccess;
+}
+
+Error copyNode1D(void *dst, const void *src, size_t count, cudaMemcpyKind kind, Node &out) {
+  if (!dst || !src || !count)
+    return Error::cudaErrorInvalidValue;
+  if (unsigned(kind) > cudaMemcpyDefault)
+    return Error::cudaErrorInvalidMemcpyDirection;
+  Node n;
+  n.type = cudaGraphNodeTypeMemcpy;
+  n.setCopy1D(dst, src, count, kind);
+  static_cast<Node &>(out) = std::move(n);
+  return Error::cudaSuccess;
+}
+
+Error symbolOf(const void *hostVar, uint64_t &address, uint64_t &size);
+
+/// A copy to (`toSymbol`) or from a registered variable, `offset` bytes in.
+Error symbolCopyNode(const void *symbol, const void *other, size_t count, size_t offset,
+                     cudaMemcpyKind kind, bool toSymbol, Node &out) {
+  uint64_t address = 0, size = 0;
+  if (Error e = symbolOf(symbol, address, size); e != Error::cudaSuccess)
+    return e;
+  if (offset > size || count > size - offset)
+    return Error::cudaErrorInvalidValue;
+  bool fromHost = kind == cudaMemcpyHostToDevice, toHost = kind == cudaMemcpyDeviceToHost;
+  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault &&
+      (toSymbol ? !fromHost : !toHost))
+    return Error::cudaErrorInvalidMemcpyDirection;
+  auto *at = reinterpret_cast<void *>(address + offset);
+  return toSymbol ? copyNode1D(at, other, count, kind, out)
+                  : copyNode1D(const_cast<void *>(other), at, count, kind, out);
+}
+
+Error memsetNode(const cudaMemsetParams *p, Node &out) {
+  if (!p || !p->dst)
+    return Error::cudaErrorInvalidValue;
+  if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
+    return Error::cudaErrorInvalidValue;
+  if (p->height > 1 && uint64_t(p->width) * p->elementSize > p->pitch)
+    return Error::cudaErrorInvalidValue;
+  Node n;
+  n.type = cudaGraphNodeTypeMemset;
+  n.memset = *p;
+  static_cast<Node &>(out) = std::move(n);
+  return Error::cudaSuccess;
+}
+
+Error hostNode(const cudaHostNodeParams *p, Node &out) {
+  if (!p || !p->fn)
+    return Error::cudaErrorInvalidValue;
+  Node n;
+  n.type = cudaGraphNodeTypeHost;
+  n.hostFn = p->fn;
+  n.userData = p->userData;
+  static_cast<Node &>(out) = std::move(n);
+  return Error::cudaSuccess;
+}
+
 Error captureArgs(wf::rt::FunctionRecord *fn, void **args, std::vector<std::vector<uint8_t>> &out) {
   return wf::rt::Graphs::copyArgs(rt(), *fn, args, out);
 }
 
 /// Appends to the graph a stream captures into, after the stream's previous operation.
-Error captureNode(cudaStream_t s, Node n) {
-  graphs().capture(streamOf(s), std::move(n));
-  return Error::cudaSuccess;
-}
+Error captureNode(cudaStream_t s, Node n) { return graphs().capture(streamOf(s), std::move(n)); }
 
 /// A registered variable's device address: through the driver API on the driver route.
 Error symbolOf(const void *hostVar, uint64_t &address, uint64_t &size) {
@@ -454,10 +612,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpy
     if (unsigned(kind) > cudaMemcpyDefault) RETURN(Error::cudaErrorInvalidMemcpyDirection);
     Node n;
     n.type = cudaGraphNodeTypeMemcpy;
-    n.dst = dst;
-    n.src = src;
-    n.count = count;
-    n.kind = kind;
+    n.setCopy1D(dst, src, count, kind);
     RETURN(captureNode(stream, std::move(n)));
   }
   RETURN(copy(dst, src, count, kind, stream, true));
@@ -639,6 +794,8 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags) {
 cudaError_t cudaStreamCreate(cudaStream_t *stream) { return cudaStreamCreateWithPriority(stream, 0, 0); }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   API("cudaStreamDestroy");
+  if (CUstream_st *s = streamOf(stream); s && !s->legacy && !s->perThread)
+    graphs().forgetStream(s);
   RETURN(rt().destroyStream(stream));
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
@@ -662,10 +819,19 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
   API("cudaStreamWaitEvent");
   REQUIRE_DEVICE();
-  (void)flags; // cudaEventWaitDefault / cudaEventWaitExternal: the same here
+  if (flags > 1) RETURN(Error::cudaErrorInvalidValue);
   CUstream_st *s = streamOf(stream);
   if (!s || !rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  if (s->capture) RETURN(rt().notSupported("cudaStreamWaitEvent in a stream capture"));
+  // cudaEventWaitExternal (1): in a capture, an event wait node (invalid outside one).
+  if (flags == 1) {
+    if (!s->capture) RETURN(Error::cudaErrorInvalidValue);
+    Node n;
+    n.type = cudaGraphNodeTypeWaitEvent;
+    n.event = event;
+    RETURN(captureNode(stream, std::move(n)));
+  }
+  // A captured event forks a stream into its capture or joins it back (graphs.cpp).
+  if (s->capture || graphs().capturedEvent(event)) RETURN(graphs().captureWait(s, event));
   RETURN(rt().waitEvent(s, event));
 }
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority) {
@@ -717,6 +883,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags) {
 cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, 0); }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   API("cudaEventDestroy");
+  graphs().forgetEvent(event);
   RETURN(rt().destroyEvent(event));
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
@@ -725,10 +892,23 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   CUstream_st *s = streamOf(stream);
   if (!rt().isEvent(event) || !s) RETURN(Error::cudaErrorInvalidResourceHandle);
   // In a capture an event joins other streams into it (fork/join); only one stream is captured.
-  if (s->capture) RETURN(rt().notSupported("cudaEventRecord in a stream capture"));
+  if (s->capture) RETURN(graphs().captureRecord(event, s));
+  graphs().forgetEvent(event);
   RETURN(rt().recordEvent(event, s));
 }
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned) {
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned flags) {
+  {
+    API("cudaEventRecordWithFlags");
+    if (flags > 1) RETURN(Error::cudaErrorInvalidValue);
+    CUstream_st *s = streamOf(stream);
+    // cudaEventRecordExternal (1): in a capture, an event record node; outside, a plain record.
+    if (flags == 1 && s && rt().isEvent(event) && s->capture) {
+      Node n;
+      n.type = cudaGraphNodeTypeEventRecord;
+      n.event = event;
+      RETURN(captureNode(stream, std::move(n)));
+    }
+  }
   return cudaEventRecord(event, stream);
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
@@ -1060,7 +1240,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
   // The legacy default stream cannot be captured; nor can a stream twice.
   CUstream_st *s = streamOf(stream);
   if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
-  RETURN(graphs().beginCapture(s));
+  RETURN(graphs().beginCapture(s, mode));
 }
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph) {
   API("cudaStreamEndCapture");
@@ -1073,9 +1253,52 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph) {
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus *status) {
   API("cudaStreamIsCapturing");
   if (!status) RETURN(Error::cudaErrorInvalidValue);
-  if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  *status = capturing(stream) ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  CUstream_st *s = streamOf(stream);
+  if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
+  *status = graphs().captureInfo(s).status;
   RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus *status,
+                                     unsigned long long *id, cudaGraph_t *graph,
+                                     const cudaGraphNode_t **deps, const cudaGraphEdgeData **edges,
+                                     size_t *numDeps) {
+  API("cudaStreamGetCaptureInfo");
+  // CUDA 12's form has no edge data: its sixth argument is numDependencies_out.
+  if (cuda12Abi()) {
+    numDeps = reinterpret_cast<size_t *>(const_cast<cudaGraphEdgeData **>(edges));
+    edges = nullptr;
+  }
+  if (!status) RETURN(Error::cudaErrorInvalidValue);
+  CUstream_st *s = streamOf(stream);
+  if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
+  wf::rt::Graphs::CaptureInfo info = graphs().captureInfo(s);
+  *status = info.status;
+  if (info.status == cudaStreamCaptureStatusNone) RETURN(Error::cudaSuccess);
+  if (id) *id = info.id;
+  if (graph) *graph = info.graph;
+  if (deps) *deps = info.frontier->empty() ? nullptr : info.frontier->data();
+  static const cudaGraphEdgeData kZeroEdges[64] = {};
+  if (edges) {
+    if (info.frontier->size() > std::size(kZeroEdges)) RETURN(rt().notSupported("edge data of more than 64 dependencies"));
+    *edges = info.frontier->empty() ? nullptr : kZeroEdges;
+  }
+  if (numDeps) *numDeps = info.frontier->size();
+  RETURN(info.status == cudaStreamCaptureStatusInvalidated ? Error::cudaErrorStreamCaptureInvalidated
+                                                           : Error::cudaSuccess);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *deps,
+                                                const cudaGraphEdgeData *edges, size_t numDeps,
+                                                unsigned flags) {
+  API("cudaStreamUpdateCaptureDependencies");
+  if (cuda12Abi()) { // (stream, dependencies, numDependencies, flags)
+    flags = unsigned(numDeps);
+    numDeps = size_t(reinterpret_cast<uintptr_t>(edges));
+    edges = nullptr;
+  }
+  if (!noEdgeData(edges, numDeps)) RETURN(rt().notSupported("graph edge data (ports, programmatic edges)"));
+  CUstream_st *s = streamOf(stream);
+  if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
+  RETURN(graphs().updateCaptureDeps(s, deps, numDeps, flags));
 }
 cudaError_t cudaGraphCreate(cudaGraph_t *graph, unsigned flags) {
   API("cudaGraphCreate");
@@ -1091,34 +1314,167 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes) {
   API("cudaGraphGetNodes");
   if (!graphs().valid(graph) || !numNodes) RETURN(Error::cudaErrorInvalidValue);
-  if (nodes)
-    for (size_t i = 0; i < *numNodes; ++i)
-      nodes[i] = i < graph->nodes.size() ? graph->nodes[i].get() : nullptr;
-  *numNodes = graph->nodes.size();
+  std::vector<cudaGraphNode_t> all;
+  for (const auto &n : graph->nodes) all.push_back(n.get());
+  RETURN(listOut(all, nodes, nullptr, numNodes));
+}
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes) {
+  API("cudaGraphGetRootNodes");
+  if (!graphs().valid(graph) || !numNodes) RETURN(Error::cudaErrorInvalidValue);
+  std::vector<cudaGraphNode_t> roots;
+  for (const auto &n : graph->nodes)
+    if (n->deps.empty()) roots.push_back(n.get());
+  RETURN(listOut(roots, nodes, nullptr, numNodes));
+}
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                              cudaGraphEdgeData *edges, size_t *numEdges) {
+  API("cudaGraphGetEdges");
+  if (cuda12Abi()) { // (graph, from, to, numEdges)
+    numEdges = reinterpret_cast<size_t *>(edges);
+    edges = nullptr;
+  }
+  if (!graphs().valid(graph) || !numEdges || bool(from) != bool(to)) RETURN(Error::cudaErrorInvalidValue);
+  std::vector<cudaGraphNode_t> src, dst;
+  for (const auto &n : graph->nodes)
+    for (CUgraphNode_st *d : n->deps) {
+      src.push_back(d);
+      dst.push_back(n.get());
+    }
+  if (from) {
+    // What fits; the rest of the arrays null; the count says how many were written.
+    for (size_t i = 0; i < *numEdges; ++i) {
+      from[i] = i < src.size() ? src[i] : nullptr;
+      to[i] = i < dst.size() ? dst[i] : nullptr;
+      if (edges) edges[i] = cudaGraphEdgeData{};
+    }
+    *numEdges = std::min(*numEdges, src.size());
+  } else {
+    *numEdges = src.size();
+  }
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *deps,
+                                         cudaGraphEdgeData *edges, size_t *numDeps) {
+  API("cudaGraphNodeGetDependencies");
+  if (cuda12Abi()) { // (node, dependencies, numDependencies)
+    numDeps = reinterpret_cast<size_t *>(edges);
+    edges = nullptr;
+  }
+  if (!graphs().validNode(node) || !numDeps) RETURN(Error::cudaErrorInvalidValue);
+  RETURN(listOut(node->deps, deps, edges, numDeps));
+}
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *nodes,
+                                           cudaGraphEdgeData *edges, size_t *numNodes) {
+  API("cudaGraphNodeGetDependentNodes");
+  if (cuda12Abi()) { // (node, dependentNodes, numDependentNodes)
+    numNodes = reinterpret_cast<size_t *>(edges);
+    edges = nullptr;
+  }
+  if (!graphs().validNode(node) || !numNodes) RETURN(Error::cudaErrorInvalidValue);
+  RETURN(listOut(wf::rt::Graphs::dependents(node), nodes, edges, numNodes));
+}
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                     const cudaGraphNode_t *to, const cudaGraphEdgeData *edges,
+                                     size_t count) {
+  API("cudaGraphAddDependencies");
+  if (cuda12Abi()) { // (graph, from, to, numDependencies)
+    count = size_t(reinterpret_cast<uintptr_t>(edges));
+    edges = nullptr;
+  }
+  if (!graphs().valid(graph)) RETURN(Error::cudaErrorInvalidValue);
+  if (!noEdgeData(edges, count)) RETURN(rt().notSupported("graph edge data (ports, programmatic edges)"));
+  RETURN(graphs().addEdges(graph, from, to, count));
+}
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                        const cudaGraphNode_t *to, const cudaGraphEdgeData *edges,
+                                        size_t count) {
+  API("cudaGraphRemoveDependencies");
+  if (cuda12Abi()) { // (graph, from, to, numDependencies)
+    count = size_t(reinterpret_cast<uintptr_t>(edges));
+    edges = nullptr;
+  }
+  if (!graphs().valid(graph)) RETURN(Error::cudaErrorInvalidValue);
+  if (!noEdgeData(edges, count)) RETURN(rt().notSupported("graph edge data (ports, programmatic edges)"));
+  RETURN(graphs().removeEdges(graph, from, to, count));
+}
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
+  API("cudaGraphDestroyNode");
+  if (!graphs().validNode(node)) RETURN(Error::cudaErrorInvalidValue);
+  graphs().destroyNode(node);
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType *type) {
   API("cudaGraphNodeGetType");
-  if (!node || !type || !graphs().valid(node->graph)) RETURN(Error::cudaErrorInvalidValue);
+  if (!type || !graphs().validNode(node)) RETURN(Error::cudaErrorInvalidValue);
   *type = node->type;
   RETURN(Error::cudaSuccess);
 }
+cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t graph) {
+  API("cudaGraphClone");
+  if (!clone || !graphs().valid(graph)) RETURN(Error::cudaErrorInvalidValue);
+  *clone = graphs().clone(graph);
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *node, cudaGraphNode_t original,
+                                     cudaGraph_t clone) {
+  API("cudaGraphNodeFindInClone");
+  if (!node || !original || !graphs().valid(clone)) RETURN(Error::cudaErrorInvalidValue);
+  auto it = clone->cloneOf.find(original);
+  if (it == clone->cloneOf.end()) RETURN(Error::cudaErrorInvalidValue);
+  *node = it->second;
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned flags) {
+  API("cudaGraphDebugDotPrint");
+  (void)flags; // verbosity: every node is printed with its kind
+  if (!path || !graphs().valid(graph)) RETURN(Error::cudaErrorInvalidValue);
+  std::FILE *f = std::fopen(path, "w");
+  if (!f) RETURN(Error::cudaErrorOperatingSystem);
+  std::string text = wf::rt::Graphs::dot(graph);
+  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  ok = std::fclose(f) == 0 && ok;
+  RETURN(ok ? Error::cudaSuccess : Error::cudaErrorOperatingSystem);
+}
+
+// Node construction and parameters.
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                    const cudaGraphNode_t *deps, size_t numDeps,
                                    const cudaKernelNodeParams *p) {
   API("cudaGraphAddKernelNode");
   REQUIRE_DEVICE();
-  if (!node || !p || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
     RETURN(Error::cudaErrorInvalidValue);
-  if (p->extra) RETURN(rt().notSupported("cudaKernelNodeParams::extra"));
   Node n;
-  n.type = cudaGraphNodeTypeKernel;
-  n.fn = rt().findFunction(p->func);
-  if (!n.fn) RETURN(Error::cudaErrorInvalidDeviceFunction);
-  n.grid = p->gridDim;
-  n.block = p->blockDim;
-  n.shared = p->sharedMemBytes;
-  if (Error e = captureArgs(n.fn, p->kernelParams, n.args); e != Error::cudaSuccess) RETURN(e);
+  if (Error e = kernelNode(p, n); e != Error::cudaSuccess) RETURN(e);
+  *node = graphs().add(graph, std::move(n), deps, numDeps);
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams *p) {
+  API("cudaGraphKernelNodeGetParams");
+  if (!p || !isNode(node, cudaGraphNodeTypeKernel)) RETURN(Error::cudaErrorInvalidValue);
+  // The argument array is the node's own (valid while the node's parameters stay as they are).
+  static thread_local std::vector<void *> argPtrs;
+  argPtrs.clear();
+  for (auto &a : node->args) argPtrs.push_back(a.data());
+  *p = cudaKernelNodeParams{const_cast<void *>(node->fn->hostFun), node->grid, node->block,
+                            unsigned(node->shared), argPtrs.data(), nullptr};
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams *p) {
+  API("cudaGraphKernelNodeSetParams");
+  REQUIRE_DEVICE();
+  if (!isNode(node, cudaGraphNodeTypeKernel)) RETURN(Error::cudaErrorInvalidValue);
+  RETURN(kernelNode(p, *node));
+}
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                   const cudaGraphNode_t *deps, size_t numDeps,
+                                   const cudaMemcpy3DParms *p) {
+  API("cudaGraphAddMemcpyNode");
+  REQUIRE_DEVICE();
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
+    RETURN(Error::cudaErrorInvalidValue);
+  Node n;
+  if (Error e = copyNode(p, n); e != Error::cudaSuccess) RETURN(e);
   *node = graphs().add(graph, std::move(n), deps, numDeps);
   RETURN(Error::cudaSuccess);
 }
@@ -1127,45 +1483,116 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *node, cudaGraph_t graph,
                                      const void *src, size_t count, cudaMemcpyKind kind) {
   API("cudaGraphAddMemcpyNode1D");
   REQUIRE_DEVICE();
-  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps) || !dst || !src)
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
     RETURN(Error::cudaErrorInvalidValue);
-  if (unsigned(kind) > cudaMemcpyDefault) RETURN(Error::cudaErrorInvalidMemcpyDirection);
   Node n;
-  n.type = cudaGraphNodeTypeMemcpy;
-  n.dst = dst;
-  n.src = src;
-  n.count = count;
-  n.kind = kind;
+  if (Error e = copyNode1D(dst, src, count, kind, n); e != Error::cudaSuccess) RETURN(e);
   *node = graphs().add(graph, std::move(n), deps, numDeps);
   RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *node, cudaGraph_t graph,
+                                           const cudaGraphNode_t *deps, size_t numDeps,
+                                           const void *symbol, const void *src, size_t count,
+                                           size_t offset, cudaMemcpyKind kind) {
+  API("cudaGraphAddMemcpyNodeToSymbol");
+  REQUIRE_DEVICE();
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
+    RETURN(Error::cudaErrorInvalidValue);
+  Node n;
+  if (Error e = symbolCopyNode(symbol, src, count, offset, kind, true, n); e != Error::cudaSuccess) RETURN(e);
+  *node = graphs().add(graph, std::move(n), deps, numDeps);
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *node, cudaGraph_t graph,
+                                             const cudaGraphNode_t *deps, size_t numDeps,
+                                             void *dst, const void *symbol, size_t count,
+                                             size_t offset, cudaMemcpyKind kind) {
+  API("cudaGraphAddMemcpyNodeFromSymbol");
+  REQUIRE_DEVICE();
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
+    RETURN(Error::cudaErrorInvalidValue);
+  Node n;
+  if (Error e = symbolCopyNode(symbol, dst, count, offset, kind, false, n); e != Error::cudaSuccess) RETURN(e);
+  *node = graphs().add(graph, std::move(n), deps, numDeps);
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, cudaMemcpy3DParms *p) {
+  API("cudaGraphMemcpyNodeGetParams");
+  if (!p || !isNode(node, cudaGraphNodeTypeMemcpy)) RETURN(Error::cudaErrorInvalidValue);
+  *p = node->copy;
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const cudaMemcpy3DParms *p) {
+  API("cudaGraphMemcpyNodeSetParams");
+  if (!isNode(node, cudaGraphNodeTypeMemcpy)) RETURN(Error::cudaErrorInvalidValue);
+  RETURN(copyNode(p, *node));
+}
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src,
+                                           size_t count, cudaMemcpyKind kind) {
+  API("cudaGraphMemcpyNodeSetParams1D");
+  if (!isNode(node, cudaGraphNodeTypeMemcpy)) RETURN(Error::cudaErrorInvalidValue);
+  RETURN(copyNode1D(dst, src, count, kind, *node));
+}
+cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol,
+                                                 const void *src, size_t count, size_t offset,
+                                                 cudaMemcpyKind kind) {
+  API("cudaGraphMemcpyNodeSetParamsToSymbol");
+  REQUIRE_DEVICE();
+  if (!isNode(node, cudaGraphNodeTypeMemcpy)) RETURN(Error::cudaErrorInvalidValue);
+  RETURN(symbolCopyNode(symbol, src, count, offset, kind, true, *node));
+}
+cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst,
+                                                   const void *symbol, size_t count,
+                                                   size_t offset, cudaMemcpyKind kind) {
+  API("cudaGraphMemcpyNodeSetParamsFromSymbol");
+  REQUIRE_DEVICE();
+  if (!isNode(node, cudaGraphNodeTypeMemcpy)) RETURN(Error::cudaErrorInvalidValue);
+  RETURN(symbolCopyNode(symbol, dst, count, offset, kind, false, *node));
 }
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                    const cudaGraphNode_t *deps, size_t numDeps,
                                    const cudaMemsetParams *p) {
   API("cudaGraphAddMemsetNode");
   REQUIRE_DEVICE();
-  if (!node || !p || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
-    RETURN(Error::cudaErrorInvalidValue);
-  if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
     RETURN(Error::cudaErrorInvalidValue);
   Node n;
-  n.type = cudaGraphNodeTypeMemset;
-  n.memset = *p;
+  if (Error e = memsetNode(p, n); e != Error::cudaSuccess) RETURN(e);
   *node = graphs().add(graph, std::move(n), deps, numDeps);
   RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, cudaMemsetParams *p) {
+  API("cudaGraphMemsetNodeGetParams");
+  if (!p || !isNode(node, cudaGraphNodeTypeMemset)) RETURN(Error::cudaErrorInvalidValue);
+  *p = node->memset;
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const cudaMemsetParams *p) {
+  API("cudaGraphMemsetNodeSetParams");
+  if (!isNode(node, cudaGraphNodeTypeMemset)) RETURN(Error::cudaErrorInvalidValue);
+  RETURN(memsetNode(p, *node));
 }
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                  const cudaGraphNode_t *deps, size_t numDeps,
                                  const cudaHostNodeParams *p) {
   API("cudaGraphAddHostNode");
-  if (!node || !p || !p->fn || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
     RETURN(Error::cudaErrorInvalidValue);
   Node n;
-  n.type = cudaGraphNodeTypeHost;
-  n.hostFn = p->fn;
-  n.userData = p->userData;
+  if (Error e = hostNode(p, n); e != Error::cudaSuccess) RETURN(e);
   *node = graphs().add(graph, std::move(n), deps, numDeps);
   RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, cudaHostNodeParams *p) {
+  API("cudaGraphHostNodeGetParams");
+  if (!p || !isNode(node, cudaGraphNodeTypeHost)) RETURN(Error::cudaErrorInvalidValue);
+  *p = cudaHostNodeParams{node->hostFn, node->userData};
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const cudaHostNodeParams *p) {
+  API("cudaGraphHostNodeSetParams");
+  if (!isNode(node, cudaGraphNodeTypeHost)) RETURN(Error::cudaErrorInvalidValue);
+  RETURN(hostNode(p, *node));
 }
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                   const cudaGraphNode_t *deps, size_t numDeps) {
@@ -1175,22 +1602,123 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t graph,
   *node = graphs().add(graph, Node{}, deps, numDeps);
   RETURN(Error::cudaSuccess);
 }
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                       const cudaGraphNode_t *deps, size_t numDeps,
+                                       cudaGraph_t child) {
+  API("cudaGraphAddChildGraphNode");
+  if (!node || !graphs().valid(graph) || !graphs().valid(child) || child == graph ||
+      !graphs().validDeps(graph, deps, numDeps))
+    RETURN(Error::cudaErrorInvalidValue);
+  *node = graphs().addChild(graph, child, deps, numDeps);
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *graph) {
+  API("cudaGraphChildGraphNodeGetGraph");
+  if (!graph || !isNode(node, cudaGraphNodeTypeGraph)) RETURN(Error::cudaErrorInvalidValue);
+  *graph = node->childGraph.get();
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                        const cudaGraphNode_t *deps, size_t numDeps,
+                                        cudaEvent_t event) {
+  API("cudaGraphAddEventRecordNode");
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
+    RETURN(Error::cudaErrorInvalidValue);
+  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  Node n;
+  n.type = cudaGraphNodeTypeEventRecord;
+  n.event = event;
+  *node = graphs().add(graph, std::move(n), deps, numDeps);
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                      const cudaGraphNode_t *deps, size_t numDeps,
+                                      cudaEvent_t event) {
+  API("cudaGraphAddEventWaitNode");
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
+    RETURN(Error::cudaErrorInvalidValue);
+  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  Node n;
+  n.type = cudaGraphNodeTypeWaitEvent;
+  n.event = event;
+  *node = graphs().add(graph, std::move(n), deps, numDeps);
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event) {
+  API("cudaGraphEventRecordNodeGetEvent");
+  if (!event || !isNode(node, cudaGraphNodeTypeEventRecord)) RETURN(Error::cudaErrorInvalidValue);
+  *event = node->event;
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
+  API("cudaGraphEventRecordNodeSetEvent");
+  if (!isNode(node, cudaGraphNodeTypeEventRecord)) RETURN(Error::cudaErrorInvalidValue);
+  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  node->event = event;
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event) {
+  API("cudaGraphEventWaitNodeGetEvent");
+  if (!event || !isNode(node, cudaGraphNodeTypeWaitEvent)) RETURN(Error::cudaErrorInvalidValue);
+  *event = node->event;
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
+  API("cudaGraphEventWaitNodeSetEvent");
+  if (!isNode(node, cudaGraphNodeTypeWaitEvent)) RETURN(Error::cudaErrorInvalidValue);
+  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  node->event = event;
+  RETURN(Error::cudaSuccess);
+}
+
+// Executable graphs.
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph,
                                  unsigned long long flags) {
   API("cudaGraphInstantiate");
   REQUIRE_DEVICE();
-  if (!exec || !graphs().valid(graph)) RETURN(Error::cudaErrorInvalidValue);
-  (void)flags; // auto-free-on-launch, upload, device launch, priority: nothing to do here
-  *exec = graphs().instantiate(graph);
-  RETURN(Error::cudaSuccess);
+  if (!exec || !graphs().valid(graph) || flags > 0xf) RETURN(Error::cudaErrorInvalidValue);
+  // Auto-free-on-launch, upload, device launch, node priority: nothing to prepare on this device
+  // (graphs hold no allocations and are not launched from the device); kept for the query.
+  RETURN(graphs().instantiate(graph, flags, *exec));
 }
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t graph,
                                           unsigned long long flags) {
   return cudaGraphInstantiate(exec, graph, flags);
 }
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *exec, cudaGraph_t graph,
+                                           cudaGraphInstantiateParams *params) {
+  API("cudaGraphInstantiateWithParams");
+  REQUIRE_DEVICE();
+  if (!exec || !params || !graphs().valid(graph) || params->flags > 0xf) {
+    if (params) params->result_out = cudaGraphInstantiateError;
+    RETURN(Error::cudaErrorInvalidValue);
+  }
+  if ((params->flags & 2) && !validStream(params->uploadStream)) // cudaGraphInstantiateFlagUpload
+    RETURN(Error::cudaErrorInvalidResourceHandle);
+  const CUgraphNode_st *bad = nullptr;
+  Error e = graphs().instantiate(graph, params->flags, *exec, &bad);
+  params->errNode_out = const_cast<CUgraphNode_st *>(bad);
+  params->result_out = e == Error::cudaSuccess ? cudaGraphInstantiateSuccess
+                                              : cudaGraphInstantiateInvalidStructure;
+  RETURN(e);
+}
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t exec, unsigned long long *flags) {
+  API("cudaGraphExecGetFlags");
+  if (!flags || !graphs().validExec(exec)) RETURN(Error::cudaErrorInvalidValue);
+  *flags = exec->flags;
+  RETURN(Error::cudaSuccess);
+}
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
   API("cudaGraphExecDestroy");
   RETURN(graphs().destroyExec(exec));
+}
+cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t stream) {
+  API("cudaGraphUpload");
+  REQUIRE_DEVICE();
+  if (!graphs().validExec(exec)) RETURN(Error::cudaErrorInvalidValue);
+  if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  // An executable graph lives in host memory and its launch submits its nodes: nothing to upload.
+  RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   API("cudaGraphLaunch");
@@ -1199,6 +1727,144 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
   if (capturing(stream)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
   RETURN(graphs().launch(rt(), exec, streamOf(stream)));
+}
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t exec, cudaGraphNode_t node, unsigned enabled) {
+  API("cudaGraphNodeSetEnabled");
+  wf::rt::ExecNode *e = execNodeOf(exec, node);
+  if (!e || enabled > 1) RETURN(Error::cudaErrorInvalidValue);
+  // Kernel, memcpy and memset nodes only (CUDA's rule).
+  if (e->type != cudaGraphNodeTypeKernel && e->type != cudaGraphNodeTypeMemcpy &&
+      e->type != cudaGraphNodeTypeMemset)
+    RETURN(Error::cudaErrorInvalidValue);
+  e->enabled = enabled != 0;
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t exec, cudaGraphNode_t node, unsigned *enabled) {
+  API("cudaGraphNodeGetEnabled");
+  wf::rt::ExecNode *e = execNodeOf(exec, node);
+  if (!e || !enabled) RETURN(Error::cudaErrorInvalidValue);
+  if (e->type != cudaGraphNodeTypeKernel && e->type != cudaGraphNodeTypeMemcpy &&
+      e->type != cudaGraphNodeTypeMemset)
+    RETURN(Error::cudaErrorInvalidValue);
+  *enabled = e->enabled ? 1 : 0;
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                             const cudaKernelNodeParams *p) {
+  API("cudaGraphExecKernelNodeSetParams");
+  REQUIRE_DEVICE();
+  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeKernel);
+  if (!e) RETURN(Error::cudaErrorInvalidValue);
+  Node n;
+  if (Error err = kernelNode(p, n); err != Error::cudaSuccess) RETURN(err);
+  setExec(*e, std::move(n));
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                             const cudaMemcpy3DParms *p) {
+  API("cudaGraphExecMemcpyNodeSetParams");
+  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeMemcpy);
+  if (!e) RETURN(Error::cudaErrorInvalidValue);
+  Node n;
+  if (Error err = copyNode(p, n); err != Error::cudaSuccess) RETURN(err);
+  setExec(*e, std::move(n));
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                               void *dst, const void *src, size_t count,
+                                               cudaMemcpyKind kind) {
+  API("cudaGraphExecMemcpyNodeSetParams1D");
+  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeMemcpy);
+  if (!e) RETURN(Error::cudaErrorInvalidValue);
+  Node n;
+  if (Error err = copyNode1D(dst, src, count, kind, n); err != Error::cudaSuccess) RETURN(err);
+  setExec(*e, std::move(n));
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                                     const void *symbol, const void *src,
+                                                     size_t count, size_t offset,
+                                                     cudaMemcpyKind kind) {
+  API("cudaGraphExecMemcpyNodeSetParamsToSymbol");
+  REQUIRE_DEVICE();
+  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeMemcpy);
+  if (!e) RETURN(Error::cudaErrorInvalidValue);
+  Node n;
+  if (Error err = symbolCopyNode(symbol, src, count, offset, kind, true, n); err != Error::cudaSuccess) RETURN(err);
+  setExec(*e, std::move(n));
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                                       void *dst, const void *symbol,
+                                                       size_t count, size_t offset,
+                                                       cudaMemcpyKind kind) {
+  API("cudaGraphExecMemcpyNodeSetParamsFromSymbol");
+  REQUIRE_DEVICE();
+  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeMemcpy);
+  if (!e) RETURN(Error::cudaErrorInvalidValue);
+  Node n;
+  if (Error err = symbolCopyNode(symbol, dst, count, offset, kind, false, n); err != Error::cudaSuccess) RETURN(err);
+  setExec(*e, std::move(n));
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                             const cudaMemsetParams *p) {
+  API("cudaGraphExecMemsetNodeSetParams");
+  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeMemset);
+  if (!e) RETURN(Error::cudaErrorInvalidValue);
+  Node n;
+  if (Error err = memsetNode(p, n); err != Error::cudaSuccess) RETURN(err);
+  setExec(*e, std::move(n));
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                           const cudaHostNodeParams *p) {
+  API("cudaGraphExecHostNodeSetParams");
+  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeHost);
+  if (!e) RETURN(Error::cudaErrorInvalidValue);
+  Node n;
+  if (Error err = hostNode(p, n); err != Error::cudaSuccess) RETURN(err);
+  setExec(*e, std::move(n));
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                                 cudaEvent_t event) {
+  API("cudaGraphExecEventRecordNodeSetEvent");
+  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeEventRecord);
+  if (!e) RETURN(Error::cudaErrorInvalidValue);
+  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  e->event = event;
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                               cudaEvent_t event) {
+  API("cudaGraphExecEventWaitNodeSetEvent");
+  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeWaitEvent);
+  if (!e) RETURN(Error::cudaErrorInvalidValue);
+  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
+  e->event = event;
+  RETURN(Error::cudaSuccess);
+}
+cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                                 cudaGraph_t child) {
+  API("cudaGraphExecChildGraphNodeSetParams");
+  if (!graphs().validExec(exec) || !isNode(node, cudaGraphNodeTypeGraph) ||
+      !graphs().valid(child))
+    RETURN(Error::cudaErrorInvalidValue);
+  RETURN(graphs().updateChild(exec, node, child));
+}
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
+                                cudaGraphExecUpdateResultInfo *info) {
+  API("cudaGraphExecUpdate");
+  if (!info || !graphs().validExec(exec) || !graphs().valid(graph))
+    RETURN(Error::cudaErrorInvalidValue);
+  const CUgraphNode_st *bad = nullptr;
+  wf::rt::UpdateResult r = graphs().update(exec, graph, &bad);
+  info->result = cudaGraphExecUpdateResult(int(r));
+  info->errorNode = const_cast<CUgraphNode_st *>(bad);
+  info->errorFromNode = nullptr;
+  RETURN(r == wf::rt::UpdateResult::Success ? Error::cudaSuccess
+                                            : Error::cudaErrorGraphExecUpdateFailure);
 }
 
 // --- stream-ordered allocation and memory pools (runtime/lib/mempools.cpp): an allocation is
@@ -1570,6 +2236,10 @@ PER_THREAD(cudaMallocAsync, _ptsz, (void **p, size_t n, cudaStream_t t), (p, n, 
 PER_THREAD(cudaFreeAsync, _ptsz, (void *p, cudaStream_t t), (p, t))
 PER_THREAD(cudaMallocFromPoolAsync, _ptsz, (void **p, size_t n, cudaMemPool_t m, cudaStream_t t), (p, n, m, t))
 PER_THREAD(cudaGraphLaunch, _ptsz, (cudaGraphExec_t g, cudaStream_t t), (g, t))
+PER_THREAD(cudaGraphUpload, _ptsz, (cudaGraphExec_t g, cudaStream_t t), (g, t))
+PER_THREAD(cudaGraphInstantiateWithParams, _ptsz, (cudaGraphExec_t *e, cudaGraph_t g, cudaGraphInstantiateParams *p), (e, g, p))
+PER_THREAD(cudaStreamGetCaptureInfo, _ptsz, (cudaStream_t t, cudaStreamCaptureStatus *c, unsigned long long *i, cudaGraph_t *g, const cudaGraphNode_t **d, const cudaGraphEdgeData **x, size_t *n), (t, c, i, g, d, x, n))
+PER_THREAD(cudaStreamUpdateCaptureDependencies, _ptsz, (cudaStream_t t, cudaGraphNode_t *d, const cudaGraphEdgeData *x, size_t n, unsigned f), (t, d, x, n, f))
 PER_THREAD(cudaStreamGetId, _ptsz, (cudaStream_t t, unsigned long long *i), (t, i))
 PER_THREAD(cudaStreamGetDevice, _ptsz, (cudaStream_t t, int *d), (t, d))
 PER_THREAD(cudaMemcpy3DPeer, _ptds, (const cudaMemcpy3DPeerParms *p), (p))

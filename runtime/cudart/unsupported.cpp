@@ -3,10 +3,18 @@
 // entry point. Runtime-API entries set the calling thread's last error, as every runtime call
 // does; driver entries leave it alone.
 //
-// The entries are defined without their parameters: they have C linkage (the name is the symbol),
-// read no argument and return an int-sized enum in the return register, which is what the caller
-// of a CUresult or cudaError_t function expects whatever arguments it passed (every entry of the
-// list returns one of the two; runtime.exported_symbols_match_headers reads the headers).
+// The entries are defined without their parameters (`int name()`), and that is sound here:
+// - Every entry returns CUresult or cudaError_t, an int-sized enum returned in the integer return
+//   register, so no hidden struct-return pointer shifts the arguments
+//   (runtime.exported_symbols_match_headers checks each entry's return type in the headers).
+// - On the two ABIs Warpforge builds for (System V AMD64, AAPCS64; anything else stops the build
+//   below) the caller places the arguments in registers and in stack space it owns, and removes
+//   them itself after the call; a callee that reads none leaves them alone. No entry is variadic.
+// - The entries have C linkage and are reached only through the dynamic symbol table (a program's
+//   PLT or dlsym), never by a call the compiler sees together with the definition,
+//   so no inlining or link-time optimization can rely on the mismatch.
+// Giving each its full prototype would need the toolkit's headers at build time, which the drop-in
+// libraries do not require.
 #include "warpforge/runtime/runtime.h"
 
 #include <cstdio>
@@ -14,6 +22,10 @@
 #include <mutex>
 #include <set>
 #include <string>
+
+#if !(defined(__x86_64__) || defined(__aarch64__)) || defined(_WIN32)
+#error "unsupported.cpp relies on the caller-cleans calling conventions of System V AMD64 and AAPCS64"
+#endif
 
 namespace {
 

@@ -12,6 +12,10 @@ need those libraries' own headers and are not checked.
 
 Every LIBRARY must export every name (nm -D --defined-only); the test lists what is missing per
 library and fails.
+
+With --unsupported-def, every entry of runtime/cudart/unsupported.def must be a function the headers
+declare returning CUresult or cudaError_t: unsupported.cpp defines those entries without parameters,
+which is sound only for functions that return an int-sized enum (see the comment there).
 """
 import argparse
 import re
@@ -23,9 +27,9 @@ MODES = [[], ["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"]]
 
 
 def declared_functions(cc, include):
-    """Names of the functions the headers declare, in both default-stream modes."""
+    """The functions the headers declare, in both default-stream modes: name -> return type."""
     source = "".join(f"#include <{h}>\n" for h in HEADERS)
-    names = set()
+    names = {}
     for defines in MODES:
         out = subprocess.run([cc, "-E", "-P", "-x", "c", *defines, "-I", include, "-"],
                              input=source, capture_output=True, text=True)
@@ -39,7 +43,12 @@ def declared_functions(cc, include):
                 continue
             m = re.search(r"\b(cu\w*)\s*\(", statement)
             if m and re.match(r"cu(da)?[A-Z]", m.group(1)):
-                names.add(m.group(1))
+                # The word before the name is its return type (a call inside an inline
+                # function's body, `return cuX(...)`, is no declaration).
+                before = statement[:m.start()].split()
+                kind = before[-1] if before else ""
+                if kind != "return" or m.group(1) not in names:
+                    names[m.group(1)] = kind
     return names
 
 
@@ -54,14 +63,29 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cc", required=True)
     parser.add_argument("--include", required=True)
+    parser.add_argument("--unsupported-def")
     parser.add_argument("libraries", nargs="+")
     args = parser.parse_args()
 
-    wanted = declared_functions(args.cc, args.include)
+    declared = declared_functions(args.cc, args.include)
+    wanted = set(declared)
     # A header change that broke the extraction must not pass as "nothing missing".
     if len(wanted) < 500:
         sys.exit(f"only {len(wanted)} functions found in {args.include}: extraction is broken")
     failed = False
+    if args.unsupported_def:
+        entries = re.findall(r"^WF_ENTRY\((\w+),", open(args.unsupported_def).read(), re.M)
+        if not entries:
+            sys.exit(f"no WF_ENTRY rows in {args.unsupported_def}")
+        wrong = [f"{e}: {declared.get(e, 'not declared by the headers')}" for e in entries
+                 if declared.get(e) not in ("CUresult", "cudaError_t")]
+        if wrong:
+            failed = True
+            print(f"{len(wrong)} unsupported.def entries do not return CUresult or cudaError_t:")
+            for line in wrong:
+                print(f"  {line}")
+        else:
+            print(f"all {len(entries)} unsupported.def entries return CUresult or cudaError_t")
     for library in args.libraries:
         missing = sorted(wanted - exported(library))
         if missing:

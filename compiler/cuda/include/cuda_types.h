@@ -283,7 +283,40 @@ enum cudaGraphNodeType {
   cudaGraphNodeTypeHost = 0x03,
   cudaGraphNodeTypeGraph = 0x04,
   cudaGraphNodeTypeEmpty = 0x05,
+  cudaGraphNodeTypeWaitEvent = 0x06,
+  cudaGraphNodeTypeEventRecord = 0x07,
 };
+typedef struct cudaGraphEdgeData_st {
+  unsigned char from_port;
+  unsigned char to_port;
+  unsigned char type;
+  unsigned char reserved[5];
+} cudaGraphEdgeData;
+enum cudaGraphExecUpdateResult {
+  cudaGraphExecUpdateSuccess = 0x0,
+  cudaGraphExecUpdateError = 0x1,
+  cudaGraphExecUpdateErrorTopologyChanged = 0x2,
+  cudaGraphExecUpdateErrorNodeTypeChanged = 0x3,
+  cudaGraphExecUpdateErrorFunctionChanged = 0x4,
+  cudaGraphExecUpdateErrorParametersChanged = 0x5,
+  cudaGraphExecUpdateErrorNotSupported = 0x6,
+};
+typedef struct cudaGraphExecUpdateResultInfo_st {
+  enum cudaGraphExecUpdateResult result;
+  cudaGraphNode_t errorNode;
+  cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo;
+typedef enum cudaGraphInstantiateResult {
+  cudaGraphInstantiateSuccess = 0,
+  cudaGraphInstantiateError = 1,
+  cudaGraphInstantiateInvalidStructure = 2,
+} cudaGraphInstantiateResult;
+typedef struct cudaGraphInstantiateParams_st {
+  unsigned long long flags;
+  cudaStream_t uploadStream;
+  cudaGraphNode_t errNode_out;
+  cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams;
 struct cudaKernelNodeParams {
   void *func;
   dim3 gridDim;
