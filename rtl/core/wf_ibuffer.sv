@@ -4,6 +4,8 @@
 // what issue sees; popped when the head issues (up to IssueWidth warps a cycle, each once).
 // flush_i empties a warp's buffer (a fault or the end of the launch); a write to a flushed warp in
 // the same cycle is dropped.
+// Records travel as logic [..][DecInstBits-1:0] (one dec_inst_t each): Yosys 0.55 drops the
+// dimension of an array of structs, packed or unpacked (rtl/README.md).
 module wf_ibuffer #(
   parameter int unsigned Warps = wf_config_pkg::ConfigDefaultWarpsPerCore,
   parameter int unsigned Depth = wf_config_pkg::ConfigDefaultIbufferDepth,
@@ -19,7 +21,7 @@ module wf_ibuffer #(
   input  wf_core_pkg::dec_inst_t                wr_inst_i,
 
   output logic [Warps-1:0]                      head_valid_o,
-  output wf_core_pkg::dec_inst_t [Warps-1:0]    head_o,
+  output logic [Warps-1:0][wf_core_pkg::DecInstBits-1:0] head_o,  // dec_inst_t each
   output logic [Warps-1:0][CountBits-1:0]       count_o,
 
   input  logic [Warps-1:0]                      pop_i,
@@ -28,7 +30,7 @@ module wf_ibuffer #(
 
   logic [Warps-1:0][PtrBits-1:0]   rd_ptr_d, rd_ptr_q, wr_ptr_d, wr_ptr_q;
   logic [Warps-1:0][CountBits-1:0] count_d, count_q;
-  wf_core_pkg::dec_inst_t          mem [Warps][Depth];
+  logic [wf_core_pkg::DecInstBits-1:0] mem [Warps][Depth];
 
   function automatic logic [PtrBits-1:0] next_ptr(logic [PtrBits-1:0] p);
     next_ptr = (int'(p) == int'(Depth) - 1) ? '0 : p + PtrBits'(1);

@@ -15,6 +15,10 @@
 // launch's regs_per_thread or misaligned) issues under the same rules and goes to fault_o
 // instead of a collector (ILLEGAL_INSTRUCTION, whatever its guard).
 //
+// Records in arrays (heads, collector states, releases) travel as logic [N-1:0][<T>Bits-1:0], one
+// wf_core_pkg struct each, read through a struct variable: Yosys 0.55 drops the dimension of an
+// array of structs (rtl/README.md).
+//
 // Limit of this version: one issue slot (issue_width = 1); the scoreboard has one issue port.
 module wf_issue #(
   parameter int unsigned Warps      = wf_config_pkg::ConfigDefaultWarpsPerCore,
@@ -34,14 +38,15 @@ module wf_issue #(
   input  wf_core_pkg::fetch_redirect_t                  redirect_i,
 
   input  logic [Warps-1:0]                              head_valid_i,
-  input  wf_core_pkg::dec_inst_t [Warps-1:0]            head_i,
+  input  logic [Warps-1:0][wf_core_pkg::DecInstBits-1:0] head_i,     // dec_inst_t each
   output logic [Warps-1:0]                              pop_o,
 
   input  logic [Warps-1:0]                              runnable_i,
   input  logic                                          ctrl_idle_i,
   input  logic [Warps-1:0]                              mem_drained_i,
-  input  wf_core_pkg::coll_state_t [Collectors-1:0]     coll_i,
-  input  wf_core_pkg::sb_release_t [wf_core_pkg::NumReleases-1:0] release_i,
+  input  logic [Collectors-1:0][wf_core_pkg::CollStateBits-1:0] coll_i,  // coll_state_t each
+  input  logic [wf_core_pkg::NumReleases-1:0][wf_core_pkg::SbReleaseBits-1:0] release_i,
+                                                                       // sb_release_t each
 
   output wf_core_pkg::issue_t                           issue_o,
   output logic                                          fault_o,       // illegal head issued
@@ -72,22 +77,23 @@ module wf_issue #(
   logic [Warps-1:0][4:0]      sb_pred_valid;
   logic [Warps-1:0][4:0][3:0] sb_pred;
   logic [Warps-1:0]           sb_writes_reg, sb_writes_pred, sb_ready;
+  wf_core_pkg::dec_inst_t     sb_head_view;
 
   always_comb begin
+    sb_head_view = '0;
     for (int unsigned w = 0; w < Warps; w++) begin
-      sb_reg_valid[w]   = {head_i[w].rc.re, head_i[w].rb.re, head_i[w].ra.re,
-                           head_i[w].rd.re | head_i[w].rd.we};
-      sb_reg_base[w]    = {head_i[w].rc.num, head_i[w].rb.num, head_i[w].ra.num,
-                           head_i[w].rd.num};
-      sb_reg_cnt[w]     = {head_i[w].rc.cnt, head_i[w].rb.cnt, head_i[w].ra.cnt,
-                           head_i[w].rd.cnt};
-      sb_pred_valid[w]  = {head_i[w].pd_we, head_i[w].pu2.re, head_i[w].pu1.re, head_i[w].pu0.re,
-                           head_i[w].legal && !head_i[w].pg_always &&
-                           head_i[w].pg != 4'(wf_isa_pkg::TruePred)};
-      sb_pred[w]        = {head_i[w].pd, head_i[w].pu2.num, head_i[w].pu1.num, head_i[w].pu0.num,
-                           head_i[w].pg};
-      sb_writes_reg[w]  = head_i[w].rd.we;
-      sb_writes_pred[w] = head_i[w].pd_we;
+      sb_head_view           = head_i[w];
+      sb_reg_valid[w]   = {sb_head_view.rc.re, sb_head_view.rb.re, sb_head_view.ra.re,
+                           sb_head_view.rd.re | sb_head_view.rd.we};
+      sb_reg_base[w]    = {sb_head_view.rc.num, sb_head_view.rb.num, sb_head_view.ra.num, sb_head_view.rd.num};
+      sb_reg_cnt[w]     = {sb_head_view.rc.cnt, sb_head_view.rb.cnt, sb_head_view.ra.cnt, sb_head_view.rd.cnt};
+      sb_pred_valid[w]  = {sb_head_view.pd_we, sb_head_view.pu2.re, sb_head_view.pu1.re, sb_head_view.pu0.re,
+                           sb_head_view.legal && !sb_head_view.pg_always &&
+                           sb_head_view.pg != 4'(wf_isa_pkg::TruePred)};
+      sb_pred[w]        = {sb_head_view.pd, sb_head_view.pu2.num, sb_head_view.pu1.num, sb_head_view.pu0.num,
+                           sb_head_view.pg};
+      sb_writes_reg[w]  = sb_head_view.rd.we;
+      sb_writes_pred[w] = sb_head_view.pd_we;
     end
   end
 
@@ -95,24 +101,33 @@ module wf_issue #(
   logic                   any_free;
   logic [Collectors-1:0]  free;
   logic [Warps-1:0]       war, ready;
+  wf_core_pkg::dec_inst_t rdy_head_view;
+  wf_core_pkg::coll_state_t rdy_coll_view;
 
   always_comb begin
-    for (int unsigned c = 0; c < Collectors; c++) free[c] = !coll_i[c].busy;
+    rdy_head_view = '0;
+    rdy_coll_view = '0;
+    for (int unsigned c = 0; c < Collectors; c++) begin
+      rdy_coll_view = coll_i[c];
+      free[c]  = !rdy_coll_view.busy;
+    end
     any_free = |free;
     for (int unsigned w = 0; w < Warps; w++) begin
+      rdy_head_view = head_i[w];
       war[w] = 1'b0;
       for (int unsigned c = 0; c < Collectors; c++) begin
+        rdy_coll_view = coll_i[c];
         for (int unsigned g = 0; g < 4; g++) begin
-          war[w] = war[w] | (coll_i[c].busy && coll_i[c].warp == wf_core_pkg::WarpIdBits'(w) &&
-                             coll_i[c].src_pending[g] && head_i[w].rd.we &&
-                             overlaps(head_i[w].rd.num, head_i[w].rd.cnt,
-                                      coll_i[c].src_base[g], coll_i[c].src_cnt[g]));
+          war[w] = war[w] | (rdy_coll_view.busy && rdy_coll_view.warp == wf_core_pkg::WarpIdBits'(w) &&
+                             rdy_coll_view.src_pending[g] && rdy_head_view.rd.we &&
+                             overlaps(rdy_head_view.rd.num, rdy_head_view.rd.cnt,
+                                      rdy_coll_view.src_base[g], rdy_coll_view.src_cnt[g]));
         end
       end
       ready[w] = head_valid_i[w] && sb_ready[w] && runnable_i[w] && any_free && !war[w] &&
                  !stop_i &&
-                 (head_i[w].unit != 4'(wf_isa_pkg::UNIT_CTRL) || ctrl_idle_i) &&
-                 (head_i[w].op != OpMembar || mem_drained_i[w]);
+                 (rdy_head_view.unit != 4'(wf_isa_pkg::UNIT_CTRL) || ctrl_idle_i) &&
+                 (rdy_head_view.op != OpMembar || mem_drained_i[w]);
     end
   end
 
@@ -136,12 +151,15 @@ module wf_issue #(
   logic [wf_core_pkg::NumReleases-1:0][WarpBits-1:0]   rel_warp;
   logic [wf_core_pkg::NumReleases-1:0][EntryBits-1:0]  rel_entry;
   logic [EntryBits-1:0]              alloc_reg, alloc_pred;
+  wf_core_pkg::sb_release_t          rel_view;
 
   always_comb begin
+    rel_view = '0;
     for (int unsigned r = 0; r < wf_core_pkg::NumReleases; r++) begin
-      rel_valid[r] = release_i[r].valid;
-      rel_warp[r]  = WarpBits'(release_i[r].warp);
-      rel_entry[r] = EntryBits'(release_i[r].entry);
+      rel_view          = release_i[r];
+      rel_valid[r] = rel_view.valid;
+      rel_warp[r]  = WarpBits'(rel_view.warp);
+      rel_entry[r] = EntryBits'(rel_view.entry);
     end
   end
 
