@@ -164,20 +164,9 @@ bool noEdgeData(const cudaGraphEdgeData *edges, size_t count) {
   return true;
 }
 
-/// A node list as CUDA's queries return it: with no array, the count; with one, what fits (the
-/// rest null) and how many were written.
 Error listOut(const std::vector<CUgraphNode_st *> &list, cudaGraphNode_t *out,
               cudaGraphEdgeData *edges, size_t *count) {
-  if (!out) {
-    *count = list.size();
-    return Error::cudaSuccess;
-  }
-  for (size_t i = 0; i < *count; ++i) {
-    out[i] = i < list.size() ? list[i] : nullptr;
-    if (edges)
-      edges[i] = cudaGraphEdgeData{};
-  }
-  *count = std::min(*count, list.size());
+  wf::rt::Graphs::listOut(list, out, edges, count);
   return Error::cudaSuccess;
 }
 

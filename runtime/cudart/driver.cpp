@@ -9,6 +9,7 @@
 #include "cuda_types.h"
 #include "warpforge/module/wfx.h"
 #include "warpforge/runtime/fatbin.h"
+#include "warpforge/runtime/graphs.h"
 #include "warpforge/runtime/occupancy.h"
 #include "warpforge/runtime/runtime.h"
 
@@ -649,6 +650,18 @@ static CUresult launchKernel(CUfunction f, Dim3 grid, Dim3 block, unsigned share
   } else if (!kernelParams && !k->params.empty()) {
     return kInvalidValue;
   }
+  if (stream->capture) { // a kernel node, its argument values copied
+    wf::rt::GraphNode n;
+    n.type = cudaGraphNodeTypeKernel;
+    n.fn = fn;
+    n.func = f;
+    n.grid = dim3{grid.x, grid.y, grid.z};
+    n.block = dim3{block.x, block.y, block.z};
+    n.shared = sharedBytes;
+    if (Error e = wf::rt::Graphs::copyArgs(rt(), *fn, kernelParams, n.args); e != Error::cudaSuccess)
+      return toResult(e);
+    return toResult(wf::rt::graphs().capture(stream, std::move(n)));
+  }
   return toResult(rt().launch(*fn, grid, block, kernelParams, sharedBytes, stream));
 }
 
@@ -787,6 +800,14 @@ static CUresult copy(void *dst, const void *src, size_t bytes, Runtime::CopyKind
   CUstream_st *stream = streamOf(s);
   if (!stream)
     return kInvalidHandle;
+  if (stream->capture) { // a memcpy node (a synchronous copy cannot be captured)
+    if (!async)
+      return toResult(Error::cudaErrorStreamCaptureUnsupported);
+    wf::rt::GraphNode n;
+    n.type = cudaGraphNodeTypeMemcpy;
+    n.setCopy1D(dst, src, bytes, cudaMemcpyKind(int(kind)));
+    return toResult(wf::rt::graphs().capture(stream, std::move(n)));
+  }
   return result(rt().memcpy(dst, src, bytes, kind, stream, async));
 }
 
@@ -855,6 +876,8 @@ CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
 }
 CUresult cuStreamDestroy_v2(CUstream stream) {
   DRIVER_CALL();
+  if (CUstream_st *s = streamOf(stream); s && !s->legacy && !s->perThread)
+    wf::rt::graphs().forgetStream(s);
   return result(rt().destroyStream(stream));
 }
 CUresult cuStreamSynchronize(CUstream stream) {
@@ -862,6 +885,8 @@ CUresult cuStreamSynchronize(CUstream stream) {
   CUstream_st *s = streamOf(stream);
   if (!s)
     return kInvalidHandle;
+  if (s->capture)
+    return toResult(Error::cudaErrorStreamCaptureUnsupported);
   return result(rt().synchronize(s));
 }
 CUresult cuStreamQuery(CUstream stream) {
@@ -878,6 +903,16 @@ CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags) {
     return kInvalidHandle;
   if (flags > 1)
     return kInvalidValue;
+  if (flags == 1) { // CU_EVENT_WAIT_EXTERNAL: an event wait node, only in a capture
+    if (!s->capture)
+      return kInvalidValue;
+    wf::rt::GraphNode n;
+    n.type = cudaGraphNodeTypeWaitEvent;
+    n.event = event;
+    return toResult(wf::rt::graphs().capture(s, std::move(n)));
+  }
+  if (s->capture || wf::rt::graphs().capturedEvent(event))
+    return toResult(wf::rt::graphs().captureWait(s, event));
   return result(rt().waitEvent(s, event));
 }
 CUresult cuLaunchHostFunc(CUstream stream, void (*fn)(void *), void *data) {
@@ -887,6 +922,13 @@ CUresult cuLaunchHostFunc(CUstream stream, void (*fn)(void *), void *data) {
     return kInvalidHandle;
   if (!fn)
     return kInvalidValue;
+  if (s->capture) {
+    wf::rt::GraphNode n;
+    n.type = cudaGraphNodeTypeHost;
+    n.hostFn = fn;
+    n.userData = data;
+    return toResult(wf::rt::graphs().capture(s, std::move(n)));
+  }
   rt().enqueueHost(s, [fn, data] { fn(data); });
   return kSuccess;
 }
@@ -902,6 +944,9 @@ CUresult cuEventRecord(CUevent event, CUstream stream) {
   CUstream_st *s = streamOf(stream);
   if (!s || !rt().isEvent(event))
     return kInvalidHandle;
+  if (s->capture)
+    return toResult(wf::rt::graphs().captureRecord(event, s));
+  wf::rt::graphs().forgetEvent(event);
   return result(rt().recordEvent(event, s));
 }
 CUresult cuEventSynchronize(CUevent event) {
@@ -929,6 +974,7 @@ CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
 }
 CUresult cuEventDestroy_v2(CUevent event) {
   DRIVER_CALL();
+  wf::rt::graphs().forgetEvent(event);
   return result(rt().destroyEvent(event));
 }
 
@@ -1215,6 +1261,12 @@ static CUresult fillAsync(CUdeviceptr dst, uint32_t value, size_t count, unsigne
   CUstream_st *stream = streamOf(s);
   if (!stream)
     return kInvalidHandle;
+  if (stream->capture) { // a memset node of one row
+    wf::rt::GraphNode n;
+    n.type = cudaGraphNodeTypeMemset;
+    n.memset = cudaMemsetParams{ptr(dst), count * width, value, width, count, 1};
+    return toResult(wf::rt::graphs().capture(stream, std::move(n)));
+  }
   return result(rt().memset(dst, value, width, count, stream));
 }
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count, CUstream s) {
@@ -1498,9 +1550,625 @@ CUresult cuStreamAddCallback(CUstream stream, void (*callback)(CUstream, CUresul
   return kSuccess;
 }
 CUresult cuEventRecordWithFlags(CUevent event, CUstream stream, unsigned flags) {
-  if (flags > 1) // CU_EVENT_RECORD_EXTERNAL (1) is for graphs; here it records as usual
+  if (flags > 1)
     return kInvalidValue;
+  if (flags == 1) { // CU_EVENT_RECORD_EXTERNAL: in a capture, an event record node
+    DRIVER_CALL();
+    CUstream_st *s = streamOf(stream);
+    if (!s || !rt().isEvent(event))
+      return kInvalidHandle;
+    if (s->capture) {
+      wf::rt::GraphNode n;
+      n.type = cudaGraphNodeTypeEventRecord;
+      n.event = event;
+      return toResult(wf::rt::graphs().capture(s, std::move(n)));
+    }
+  }
   return cuEventRecord(event, stream);
+}
+
+
+// --- graphs and stream capture (runtime/lib/graphs.cpp, shared with the runtime API) -----------
+
+struct CUDA_KERNEL_NODE_PARAMS_st { // CUDA_KERNEL_NODE_PARAMS_v2
+  CUfunction func;
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+  void *kern; ///< CUkernel: a library kernel instead of func (cuLibrary* is not written yet)
+  CUcontext ctx;
+};
+struct CUDA_GRAPH_INSTANTIATE_PARAMS_st {
+  unsigned long long flags;
+  CUstream hUploadStream;
+  CUgraphNode_st *hErrNode_out;
+  int result_out; ///< CUgraphInstantiateResult
+};
+// CUDA_MEMSET_NODE_PARAMS, CUDA_HOST_NODE_PARAMS, CUgraphEdgeData and
+// CUgraphExecUpdateResultInfo have the runtime's layouts (cudaMemsetParams, cudaHostNodeParams,
+// cudaGraphEdgeData, cudaGraphExecUpdateResultInfo; a CUdeviceptr where the runtime has a pointer).
+
+} // extern "C"
+
+namespace {
+
+using wf::rt::graphs;
+using GraphNode = wf::rt::GraphNode;
+
+bool nodeOf(const CUgraphNode_st *node, cudaGraphNodeType type) {
+  return graphs().validNode(node) && node->type == type;
+}
+
+bool defaultEdges(const cudaGraphEdgeData *edges, size_t count) {
+  for (size_t i = 0; edges && i < count; ++i)
+    if (edges[i].from_port || edges[i].to_port || edges[i].type)
+      return false;
+  return true;
+}
+
+/// A kernel node's parameters into `out` (unchanged on error), the argument values copied.
+CUresult kernelNode(const CUDA_KERNEL_NODE_PARAMS_st *p, GraphNode &out) {
+  if (!p)
+    return kInvalidValue;
+  if (p->kern || p->extra)
+    return toResult(rt().notSupported(p->kern ? "CUDA_KERNEL_NODE_PARAMS::kern (library kernels)"
+                                              : "CUDA_KERNEL_NODE_PARAMS::extra"));
+  if (p->ctx && p->ctx != &gPrimary)
+    return kInvalidContext;
+  if (!p->func || !liveModule(p->func->module))
+    return kInvalidHandle;
+  GraphNode n;
+  n.type = cudaGraphNodeTypeKernel;
+  n.fn = rt().findFunction(p->func);
+  if (!n.fn)
+    return kInvalidHandle;
+  n.func = p->func;
+  n.grid = dim3{p->gridDimX, p->gridDimY, p->gridDimZ};
+  n.block = dim3{p->blockDimX, p->blockDimY, p->blockDimZ};
+  n.shared = p->sharedMemBytes;
+  if (Error e = wf::rt::Graphs::copyArgs(rt(), *n.fn, p->kernelParams, n.args);
+      e != Error::cudaSuccess)
+    return toResult(e);
+  static_cast<GraphNode &>(out) = std::move(n);
+  return kSuccess;
+}
+
+CUresult memsetNode(const cudaMemsetParams *p, GraphNode &out) {
+  if (!p || !p->dst)
+    return kInvalidValue;
+  if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
+    return kInvalidValue;
+  if (p->height > 1 && uint64_t(p->width) * p->elementSize > p->pitch)
+    return kInvalidValue;
+  GraphNode n;
+  n.type = cudaGraphNodeTypeMemset;
+  n.memset = *p;
+  static_cast<GraphNode &>(out) = std::move(n);
+  return kSuccess;
+}
+
+CUresult hostNode(const cudaHostNodeParams *p, GraphNode &out) {
+  if (!p || !p->fn)
+    return kInvalidValue;
+  GraphNode n;
+  n.type = cudaGraphNodeTypeHost;
+  n.hostFn = p->fn;
+  n.userData = p->userData;
+  static_cast<GraphNode &>(out) = std::move(n);
+  return kSuccess;
+}
+
+/// A new node of `graph` after `deps`, once `make` filled it in.
+template <typename Make>
+CUresult addNode(CUgraphNode_st **node, CUgraph_st *graph, CUgraphNode_st *const *deps,
+                 size_t count, Make make) {
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, count))
+    return kInvalidValue;
+  GraphNode n;
+  if (CUresult r = make(n))
+    return r;
+  *node = graphs().add(graph, std::move(n), deps, count);
+  return kSuccess;
+}
+
+wf::rt::ExecNode *execNodeOf(CUgraphExec_st *exec, const CUgraphNode_st *node, int type) {
+  if (!graphs().validExec(exec) || !node)
+    return nullptr;
+  wf::rt::ExecNode *e = wf::rt::Graphs::execNode(exec, node);
+  return e && (type < 0 || int(e->type) == type) ? e : nullptr;
+}
+
+void setExec(wf::rt::ExecNode &e, GraphNode n) {
+  n.type = e.type;
+  static_cast<GraphNode &>(e) = std::move(n);
+}
+
+} // namespace
+
+extern "C" {
+
+CUresult cuStreamBeginCapture_v2(CUstream stream, int mode) {
+  DRIVER_CALL();
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  if (unsigned(mode) > 2) // CU_STREAM_CAPTURE_MODE_GLOBAL, THREAD_LOCAL, RELAXED
+    return kInvalidValue;
+  return toResult(graphs().beginCapture(s, cudaStreamCaptureMode(mode)));
+}
+CUresult cuStreamEndCapture(CUstream stream, CUgraph_st **graph) {
+  DRIVER_CALL();
+  if (!graph)
+    return kInvalidValue;
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  return toResult(graphs().endCapture(s, *graph));
+}
+CUresult cuStreamIsCapturing(CUstream stream, int *status) {
+  DRIVER_CALL();
+  if (!status)
+    return kInvalidValue;
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  *status = int(graphs().captureInfo(s).status);
+  return kSuccess;
+}
+CUresult cuStreamGetCaptureInfo_v3(CUstream stream, int *status, unsigned long long *id,
+                                   CUgraph_st **graph, CUgraphNode_st *const **deps,
+                                   const cudaGraphEdgeData **edges, size_t *numDeps) {
+  DRIVER_CALL();
+  if (!status)
+    return kInvalidValue;
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  wf::rt::Graphs::CaptureInfo info = graphs().captureInfo(s);
+  *status = int(info.status);
+  if (info.status == cudaStreamCaptureStatusNone)
+    return kSuccess;
+  if (id)
+    *id = info.id;
+  if (graph)
+    *graph = info.graph;
+  if (deps)
+    *deps = info.frontier->empty() ? nullptr : info.frontier->data();
+  static const cudaGraphEdgeData kZeroEdges[64] = {};
+  if (edges) {
+    if (info.frontier->size() > std::size(kZeroEdges))
+      return toResult(rt().notSupported("edge data of more than 64 dependencies"));
+    *edges = info.frontier->empty() ? nullptr : kZeroEdges;
+  }
+  if (numDeps)
+    *numDeps = info.frontier->size();
+  return info.status == cudaStreamCaptureStatusInvalidated
+             ? toResult(Error::cudaErrorStreamCaptureInvalidated)
+             : kSuccess;
+}
+
+CUresult cuGraphCreate(CUgraph_st **graph, unsigned flags) {
+  DRIVER_CALL();
+  if (!graph || flags)
+    return kInvalidValue;
+  *graph = graphs().create();
+  return kSuccess;
+}
+CUresult cuGraphDestroy(CUgraph_st *graph) {
+  DRIVER_CALL();
+  return toResult(graphs().destroy(graph));
+}
+CUresult cuGraphClone(CUgraph_st **clone, CUgraph_st *graph) {
+  DRIVER_CALL();
+  if (!clone || !graphs().valid(graph))
+    return kInvalidValue;
+  *clone = graphs().clone(graph);
+  return kSuccess;
+}
+CUresult cuGraphNodeFindInClone(CUgraphNode_st **node, CUgraphNode_st *original,
+                                CUgraph_st *clone) {
+  DRIVER_CALL();
+  if (!node || !original || !graphs().valid(clone))
+    return kInvalidValue;
+  auto it = clone->cloneOf.find(original);
+  if (it == clone->cloneOf.end())
+    return kInvalidValue;
+  *node = it->second;
+  return kSuccess;
+}
+CUresult cuGraphGetNodes(CUgraph_st *graph, CUgraphNode_st **nodes, size_t *count) {
+  DRIVER_CALL();
+  if (!graphs().valid(graph) || !count)
+    return kInvalidValue;
+  std::vector<CUgraphNode_st *> all;
+  for (const auto &n : graph->nodes)
+    all.push_back(n.get());
+  wf::rt::Graphs::listOut(all, nodes, nullptr, count);
+  return kSuccess;
+}
+CUresult cuGraphGetRootNodes(CUgraph_st *graph, CUgraphNode_st **nodes, size_t *count) {
+  DRIVER_CALL();
+  if (!graphs().valid(graph) || !count)
+    return kInvalidValue;
+  std::vector<CUgraphNode_st *> roots;
+  for (const auto &n : graph->nodes)
+    if (n->deps.empty())
+      roots.push_back(n.get());
+  wf::rt::Graphs::listOut(roots, nodes, nullptr, count);
+  return kSuccess;
+}
+CUresult cuGraphGetEdges_v2(CUgraph_st *graph, CUgraphNode_st **from, CUgraphNode_st **to,
+                            cudaGraphEdgeData *edges, size_t *count) {
+  DRIVER_CALL();
+  if (!graphs().valid(graph) || !count || bool(from) != bool(to))
+    return kInvalidValue;
+  std::vector<CUgraphNode_st *> src, dst;
+  for (const auto &n : graph->nodes)
+    for (CUgraphNode_st *d : n->deps) {
+      src.push_back(d);
+      dst.push_back(n.get());
+    }
+  if (from) {
+    size_t want = *count;
+    wf::rt::Graphs::listOut(src, from, edges, count);
+    wf::rt::Graphs::listOut(dst, to, nullptr, &want);
+  } else {
+    *count = src.size();
+  }
+  return kSuccess;
+}
+CUresult cuGraphNodeGetDependencies_v2(CUgraphNode_st *node, CUgraphNode_st **deps,
+                                       cudaGraphEdgeData *edges, size_t *count) {
+  DRIVER_CALL();
+  if (!graphs().validNode(node) || !count)
+    return kInvalidValue;
+  wf::rt::Graphs::listOut(node->deps, deps, edges, count);
+  return kSuccess;
+}
+CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode_st *node, CUgraphNode_st **nodes,
+                                         cudaGraphEdgeData *edges, size_t *count) {
+  DRIVER_CALL();
+  if (!graphs().validNode(node) || !count)
+    return kInvalidValue;
+  wf::rt::Graphs::listOut(wf::rt::Graphs::dependents(node), nodes, edges, count);
+  return kSuccess;
+}
+CUresult cuGraphAddDependencies_v2(CUgraph_st *graph, CUgraphNode_st *const *from,
+                                   CUgraphNode_st *const *to, const cudaGraphEdgeData *edges,
+                                   size_t count) {
+  DRIVER_CALL();
+  if (!graphs().valid(graph))
+    return kInvalidValue;
+  if (!defaultEdges(edges, count))
+    return toResult(rt().notSupported("graph edge data (ports, programmatic edges)"));
+  return toResult(graphs().addEdges(graph, from, to, count));
+}
+CUresult cuGraphRemoveDependencies_v2(CUgraph_st *graph, CUgraphNode_st *const *from,
+                                      CUgraphNode_st *const *to, const cudaGraphEdgeData *edges,
+                                      size_t count) {
+  DRIVER_CALL();
+  if (!graphs().valid(graph))
+    return kInvalidValue;
+  if (!defaultEdges(edges, count))
+    return toResult(rt().notSupported("graph edge data (ports, programmatic edges)"));
+  return toResult(graphs().removeEdges(graph, from, to, count));
+}
+CUresult cuGraphDestroyNode(CUgraphNode_st *node) {
+  DRIVER_CALL();
+  if (!graphs().validNode(node))
+    return kInvalidValue;
+  graphs().destroyNode(node);
+  return kSuccess;
+}
+CUresult cuGraphNodeGetType(CUgraphNode_st *node, int *type) {
+  DRIVER_CALL();
+  if (!type || !graphs().validNode(node))
+    return kInvalidValue;
+  *type = int(node->type);
+  return kSuccess;
+}
+CUresult cuGraphDebugDotPrint(CUgraph_st *graph, const char *path, unsigned flags) {
+  DRIVER_CALL();
+  (void)flags; // verbosity: every node is printed with its kind
+  if (!path || !graphs().valid(graph))
+    return kInvalidValue;
+  std::ofstream out(path);
+  out << wf::rt::Graphs::dot(graph);
+  out.close();
+  return out ? kSuccess : toResult(Error::cudaErrorOperatingSystem);
+}
+
+CUresult cuGraphAddKernelNode_v2(CUgraphNode_st **node, CUgraph_st *graph,
+                                 CUgraphNode_st *const *deps, size_t count,
+                                 const CUDA_KERNEL_NODE_PARAMS_st *p) {
+  DRIVER_CALL();
+  return addNode(node, graph, deps, count, [p](GraphNode &n) { return kernelNode(p, n); });
+}
+CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode_st *node, CUDA_KERNEL_NODE_PARAMS_st *p) {
+  DRIVER_CALL();
+  if (!p || !nodeOf(node, cudaGraphNodeTypeKernel))
+    return kInvalidValue;
+  // The argument array is the node's own (valid while the node's parameters stay as they are).
+  static thread_local std::vector<void *> argPtrs;
+  argPtrs.clear();
+  for (auto &a : node->args)
+    argPtrs.push_back(a.data());
+  *p = CUDA_KERNEL_NODE_PARAMS_st{};
+  p->func = static_cast<CUfunction>(const_cast<void *>(node->func));
+  p->gridDimX = node->grid.x, p->gridDimY = node->grid.y, p->gridDimZ = node->grid.z;
+  p->blockDimX = node->block.x, p->blockDimY = node->block.y, p->blockDimZ = node->block.z;
+  p->sharedMemBytes = unsigned(node->shared);
+  p->kernelParams = argPtrs.data();
+  p->ctx = &gPrimary;
+  return kSuccess;
+}
+CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode_st *node, const CUDA_KERNEL_NODE_PARAMS_st *p) {
+  DRIVER_CALL();
+  if (!nodeOf(node, cudaGraphNodeTypeKernel))
+    return kInvalidValue;
+  return kernelNode(p, *node);
+}
+CUresult cuGraphAddMemsetNode(CUgraphNode_st **node, CUgraph_st *graph,
+                              CUgraphNode_st *const *deps, size_t count, const cudaMemsetParams *p,
+                              CUcontext ctx) {
+  DRIVER_CALL();
+  if (ctx && ctx != &gPrimary)
+    return kInvalidContext;
+  return addNode(node, graph, deps, count, [p](GraphNode &n) { return memsetNode(p, n); });
+}
+CUresult cuGraphMemsetNodeGetParams(CUgraphNode_st *node, cudaMemsetParams *p) {
+  DRIVER_CALL();
+  if (!p || !nodeOf(node, cudaGraphNodeTypeMemset))
+    return kInvalidValue;
+  *p = node->memset;
+  return kSuccess;
+}
+CUresult cuGraphMemsetNodeSetParams(CUgraphNode_st *node, const cudaMemsetParams *p) {
+  DRIVER_CALL();
+  if (!nodeOf(node, cudaGraphNodeTypeMemset))
+    return kInvalidValue;
+  return memsetNode(p, *node);
+}
+CUresult cuGraphAddHostNode(CUgraphNode_st **node, CUgraph_st *graph, CUgraphNode_st *const *deps,
+                            size_t count, const cudaHostNodeParams *p) {
+  DRIVER_CALL();
+  return addNode(node, graph, deps, count, [p](GraphNode &n) { return hostNode(p, n); });
+}
+CUresult cuGraphHostNodeGetParams(CUgraphNode_st *node, cudaHostNodeParams *p) {
+  DRIVER_CALL();
+  if (!p || !nodeOf(node, cudaGraphNodeTypeHost))
+    return kInvalidValue;
+  *p = cudaHostNodeParams{node->hostFn, node->userData};
+  return kSuccess;
+}
+CUresult cuGraphHostNodeSetParams(CUgraphNode_st *node, const cudaHostNodeParams *p) {
+  DRIVER_CALL();
+  if (!nodeOf(node, cudaGraphNodeTypeHost))
+    return kInvalidValue;
+  return hostNode(p, *node);
+}
+CUresult cuGraphAddEmptyNode(CUgraphNode_st **node, CUgraph_st *graph, CUgraphNode_st *const *deps,
+                             size_t count) {
+  DRIVER_CALL();
+  return addNode(node, graph, deps, count, [](GraphNode &) { return kSuccess; });
+}
+CUresult cuGraphAddChildGraphNode(CUgraphNode_st **node, CUgraph_st *graph,
+                                  CUgraphNode_st *const *deps, size_t count, CUgraph_st *child) {
+  DRIVER_CALL();
+  if (!node || !graphs().valid(graph) || !graphs().valid(child) || child == graph ||
+      !graphs().validDeps(graph, deps, count))
+    return kInvalidValue;
+  *node = graphs().addChild(graph, child, deps, count);
+  return kSuccess;
+}
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode_st *node, CUgraph_st **graph) {
+  DRIVER_CALL();
+  if (!graph || !nodeOf(node, cudaGraphNodeTypeGraph))
+    return kInvalidValue;
+  *graph = node->childGraph.get();
+  return kSuccess;
+}
+CUresult cuGraphAddEventRecordNode(CUgraphNode_st **node, CUgraph_st *graph,
+                                   CUgraphNode_st *const *deps, size_t count, CUevent event) {
+  DRIVER_CALL();
+  if (!rt().isEvent(event))
+    return kInvalidHandle;
+  return addNode(node, graph, deps, count, [event](GraphNode &n) {
+    n.type = cudaGraphNodeTypeEventRecord;
+    n.event = event;
+    return kSuccess;
+  });
+}
+CUresult cuGraphAddEventWaitNode(CUgraphNode_st **node, CUgraph_st *graph,
+                                 CUgraphNode_st *const *deps, size_t count, CUevent event) {
+  DRIVER_CALL();
+  if (!rt().isEvent(event))
+    return kInvalidHandle;
+  return addNode(node, graph, deps, count, [event](GraphNode &n) {
+    n.type = cudaGraphNodeTypeWaitEvent;
+    n.event = event;
+    return kSuccess;
+  });
+}
+static CUresult eventOfNode(CUgraphNode_st *node, CUevent *event, cudaGraphNodeType type) {
+  DRIVER_CALL();
+  if (!event || !nodeOf(node, type))
+    return kInvalidValue;
+  *event = node->event;
+  return kSuccess;
+}
+static CUresult setEventOfNode(CUgraphNode_st *node, CUevent event, cudaGraphNodeType type) {
+  DRIVER_CALL();
+  if (!nodeOf(node, type))
+    return kInvalidValue;
+  if (!rt().isEvent(event))
+    return kInvalidHandle;
+  node->event = event;
+  return kSuccess;
+}
+CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode_st *node, CUevent *event) {
+  return eventOfNode(node, event, cudaGraphNodeTypeEventRecord);
+}
+CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode_st *node, CUevent event) {
+  return setEventOfNode(node, event, cudaGraphNodeTypeEventRecord);
+}
+CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode_st *node, CUevent *event) {
+  return eventOfNode(node, event, cudaGraphNodeTypeWaitEvent);
+}
+CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode_st *node, CUevent event) {
+  return setEventOfNode(node, event, cudaGraphNodeTypeWaitEvent);
+}
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec_st **exec, CUgraph_st *graph,
+                                     unsigned long long flags) {
+  DRIVER_CALL();
+  if (!exec || !graphs().valid(graph) || flags > 0xf)
+    return kInvalidValue;
+  return toResult(graphs().instantiate(graph, flags, *exec));
+}
+CUresult cuGraphInstantiateWithParams(CUgraphExec_st **exec, CUgraph_st *graph,
+                                      CUDA_GRAPH_INSTANTIATE_PARAMS_st *params) {
+  DRIVER_CALL();
+  if (!exec || !params || !graphs().valid(graph) || params->flags > 0xf) {
+    if (params)
+      params->result_out = 1; // CUDA_GRAPH_INSTANTIATE_ERROR
+    return kInvalidValue;
+  }
+  if ((params->flags & 2) && !streamOf(params->hUploadStream))
+    return kInvalidHandle;
+  const CUgraphNode_st *bad = nullptr;
+  Error e = graphs().instantiate(graph, params->flags, *exec, &bad);
+  params->hErrNode_out = const_cast<CUgraphNode_st *>(bad);
+  params->result_out = e == Error::cudaSuccess ? 0 : 2; // SUCCESS, INVALID_STRUCTURE
+  return toResult(e);
+}
+CUresult cuGraphExecGetFlags(CUgraphExec_st *exec, unsigned long long *flags) {
+  DRIVER_CALL();
+  if (!flags || !graphs().validExec(exec))
+    return kInvalidValue;
+  *flags = exec->flags;
+  return kSuccess;
+}
+CUresult cuGraphExecDestroy(CUgraphExec_st *exec) {
+  DRIVER_CALL();
+  return toResult(graphs().destroyExec(exec));
+}
+CUresult cuGraphUpload(CUgraphExec_st *exec, CUstream stream) {
+  DRIVER_CALL();
+  if (!graphs().validExec(exec))
+    return kInvalidValue;
+  // An executable graph lives in host memory and its launch submits its nodes: nothing to upload.
+  return streamOf(stream) ? kSuccess : kInvalidHandle;
+}
+CUresult cuGraphLaunch(CUgraphExec_st *exec, CUstream stream) {
+  DRIVER_CALL();
+  if (!graphs().validExec(exec))
+    return kInvalidValue;
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  if (s->capture)
+    return toResult(Error::cudaErrorStreamCaptureUnsupported);
+  return toResult(graphs().launch(rt(), exec, s));
+}
+CUresult cuGraphNodeSetEnabled(CUgraphExec_st *exec, CUgraphNode_st *node, unsigned enabled) {
+  DRIVER_CALL();
+  wf::rt::ExecNode *e = execNodeOf(exec, node, -1);
+  if (!e || enabled > 1 ||
+      (e->type != cudaGraphNodeTypeKernel && e->type != cudaGraphNodeTypeMemcpy &&
+       e->type != cudaGraphNodeTypeMemset))
+    return kInvalidValue;
+  e->enabled = enabled != 0;
+  return kSuccess;
+}
+CUresult cuGraphNodeGetEnabled(CUgraphExec_st *exec, CUgraphNode_st *node, unsigned *enabled) {
+  DRIVER_CALL();
+  wf::rt::ExecNode *e = execNodeOf(exec, node, -1);
+  if (!e || !enabled ||
+      (e->type != cudaGraphNodeTypeKernel && e->type != cudaGraphNodeTypeMemcpy &&
+       e->type != cudaGraphNodeTypeMemset))
+    return kInvalidValue;
+  *enabled = e->enabled ? 1 : 0;
+  return kSuccess;
+}
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec_st *exec, CUgraphNode_st *node,
+                                           const CUDA_KERNEL_NODE_PARAMS_st *p) {
+  DRIVER_CALL();
+  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeKernel);
+  if (!e)
+    return kInvalidValue;
+  GraphNode n;
+  if (CUresult r = kernelNode(p, n))
+    return r;
+  setExec(*e, std::move(n));
+  return kSuccess;
+}
+CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec_st *exec, CUgraphNode_st *node,
+                                        const cudaMemsetParams *p, CUcontext ctx) {
+  DRIVER_CALL();
+  if (ctx && ctx != &gPrimary)
+    return kInvalidContext;
+  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeMemset);
+  if (!e)
+    return kInvalidValue;
+  GraphNode n;
+  if (CUresult r = memsetNode(p, n))
+    return r;
+  setExec(*e, std::move(n));
+  return kSuccess;
+}
+CUresult cuGraphExecHostNodeSetParams(CUgraphExec_st *exec, CUgraphNode_st *node,
+                                      const cudaHostNodeParams *p) {
+  DRIVER_CALL();
+  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeHost);
+  if (!e)
+    return kInvalidValue;
+  GraphNode n;
+  if (CUresult r = hostNode(p, n))
+    return r;
+  setExec(*e, std::move(n));
+  return kSuccess;
+}
+static CUresult setExecEvent(CUgraphExec_st *exec, CUgraphNode_st *node, CUevent event,
+                             cudaGraphNodeType type) {
+  DRIVER_CALL();
+  wf::rt::ExecNode *e = execNodeOf(exec, node, type);
+  if (!e)
+    return kInvalidValue;
+  if (!rt().isEvent(event))
+    return kInvalidHandle;
+  e->event = event;
+  return kSuccess;
+}
+CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec_st *exec, CUgraphNode_st *node,
+                                            CUevent event) {
+  return setExecEvent(exec, node, event, cudaGraphNodeTypeEventRecord);
+}
+CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec_st *exec, CUgraphNode_st *node,
+                                          CUevent event) {
+  return setExecEvent(exec, node, event, cudaGraphNodeTypeWaitEvent);
+}
+CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec_st *exec, CUgraphNode_st *node,
+                                            CUgraph_st *child) {
+  DRIVER_CALL();
+  if (!graphs().validExec(exec) || !nodeOf(node, cudaGraphNodeTypeGraph) || !graphs().valid(child))
+    return kInvalidValue;
+  return toResult(graphs().updateChild(exec, node, child));
+}
+CUresult cuGraphExecUpdate_v2(CUgraphExec_st *exec, CUgraph_st *graph,
+                              cudaGraphExecUpdateResultInfo *info) {
+  DRIVER_CALL();
+  if (!info || !graphs().validExec(exec) || !graphs().valid(graph))
+    return kInvalidValue;
+  const CUgraphNode_st *bad = nullptr;
+  wf::rt::UpdateResult r = graphs().update(exec, graph, &bad);
+  info->result = cudaGraphExecUpdateResult(int(r));
+  info->errorNode = const_cast<CUgraphNode_st *>(bad);
+  info->errorFromNode = nullptr;
+  return r == wf::rt::UpdateResult::Success ? kSuccess
+                                            : toResult(Error::cudaErrorGraphExecUpdateFailure);
 }
 
 // --- cuda.h's CUDA_API_PER_THREAD_DEFAULT_STREAM: the same calls, the null stream the thread's ---
@@ -1509,6 +2177,13 @@ CUresult cuEventRecordWithFlags(CUevent event, CUstream stream, unsigned flags) 
     PerThreadDefault perThread;                                                                    \
     return name args;                                                                              \
   }
+PER_THREAD(cuStreamBeginCapture_v2, _ptsz, (CUstream t, int m), (t, m))
+PER_THREAD(cuStreamEndCapture, _ptsz, (CUstream t, CUgraph_st **g), (t, g))
+PER_THREAD(cuStreamIsCapturing, _ptsz, (CUstream t, int *c), (t, c))
+PER_THREAD(cuStreamGetCaptureInfo_v3, _ptsz, (CUstream t, int *c, unsigned long long *i, CUgraph_st **g, CUgraphNode_st *const **d, const cudaGraphEdgeData **x, size_t *n), (t, c, i, g, d, x, n))
+PER_THREAD(cuGraphLaunch, _ptsz, (CUgraphExec_st *g, CUstream t), (g, t))
+PER_THREAD(cuGraphUpload, _ptsz, (CUgraphExec_st *g, CUstream t), (g, t))
+PER_THREAD(cuGraphInstantiateWithParams, _ptsz, (CUgraphExec_st **e, CUgraph_st *g, CUDA_GRAPH_INSTANTIATE_PARAMS_st *p), (e, g, p))
 PER_THREAD(cuMemcpy, _ptds, (CUdeviceptr d, CUdeviceptr s, size_t n), (d, s, n))
 PER_THREAD(cuMemcpyAsync, _ptsz, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream t), (d, s, n, t))
 PER_THREAD(cuMemcpyPeer, _ptds, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n), (d, dc, s, sc, n))

@@ -152,6 +152,20 @@ Error Graphs::removeEdges(CUgraph_st *graph, CUgraphNode_st *const *from,
   return Error::cudaSuccess;
 }
 
+void Graphs::listOut(const std::vector<CUgraphNode_st *> &list, CUgraphNode_st **out,
+                     cudaGraphEdgeData *edges, size_t *count) {
+  if (!out) {
+    *count = list.size();
+    return;
+  }
+  for (size_t i = 0; i < *count; ++i) {
+    out[i] = i < list.size() ? list[i] : nullptr;
+    if (edges)
+      edges[i] = cudaGraphEdgeData{};
+  }
+  *count = std::min(*count, list.size());
+}
+
 std::vector<CUgraphNode_st *> Graphs::dependents(const CUgraphNode_st *node) {
   std::vector<CUgraphNode_st *> out;
   for (const auto &n : node->graph->nodes)

@@ -111,6 +111,43 @@ cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraph
                                                  cudaGraph_t child);
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
                                 cudaGraphExecUpdateResultInfo *info);
+
+// The driver API, with CUDA's handle types as the project's own.
+typedef int CUresult;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef unsigned long long CUdeviceptr;
+struct KernelNodeParams { // CUDA_KERNEL_NODE_PARAMS_v2
+  CUfunction func;
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+  void **kernelParams, **extra;
+  void *kern, *ctx;
+};
+CUresult cuInit(unsigned flags);
+CUresult cuModuleLoadData(CUmodule *module, const void *image);
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule module, const char *name);
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n);
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n);
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, cudaStream_t s);
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                        unsigned by, unsigned bz, unsigned shared, cudaStream_t s, void **args,
+                        void **extra);
+CUresult cuStreamSynchronize(cudaStream_t s);
+CUresult cuStreamBeginCapture_v2(cudaStream_t s, int mode);
+CUresult cuStreamEndCapture(cudaStream_t s, cudaGraph_t *graph);
+CUresult cuStreamIsCapturing(cudaStream_t s, int *status);
+CUresult cuGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *n);
+CUresult cuGraphGetEdges_v2(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                            cudaGraphEdgeData *edges, size_t *n);
+CUresult cuGraphCreate(cudaGraph_t *graph, unsigned flags);
+CUresult cuGraphAddKernelNode_v2(cudaGraphNode_t *node, cudaGraph_t graph,
+                                 const cudaGraphNode_t *deps, size_t n, const KernelNodeParams *p);
+CUresult cuGraphKernelNodeGetParams_v2(cudaGraphNode_t node, KernelNodeParams *p);
+CUresult cuGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t graph,
+                                     unsigned long long flags);
+CUresult cuGraphLaunch(cudaGraphExec_t exec, cudaStream_t s);
+CUresult cuGraphExecDestroy(cudaGraphExec_t exec);
+CUresult cuGraphDestroy(cudaGraph_t graph);
 }
 
 namespace {
@@ -601,6 +638,69 @@ TEST(Graphs, CaptureForkJoinAcrossStreams) {
   cudaStreamDestroy(s2);
   cudaFree(a);
   cudaFree(b);
+}
+
+TEST(Graphs, DriverApiCaptureAndNodes) {
+  ASSERT_EQ(cuInit(0), 0);
+  CUmodule module = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&module, kPtx), 0);
+  CUfunction add = nullptr;
+  ASSERT_EQ(cuModuleGetFunction(&add, module, "add_n"), 0);
+  CUdeviceptr d = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&d, kN * 4), 0);
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  // Captured: a fill of 4, then add 3.
+  ASSERT_EQ(cuStreamBeginCapture_v2(s, 0), 0);
+  int status = 0;
+  ASSERT_EQ(cuStreamIsCapturing(s, &status), 0);
+  EXPECT_EQ(status, 1); // CU_STREAM_CAPTURE_STATUS_ACTIVE
+  ASSERT_EQ(cuMemsetD32Async(d, 4, kN, s), 0);
+  int n = kN, v = 3;
+  void *args[] = {&d, &n, &v};
+  ASSERT_EQ(cuLaunchKernel(add, 1, 1, 1, kN, 1, 1, 0, s, args, nullptr), 0);
+  EXPECT_EQ(cuStreamSynchronize(s), 900); // CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+  cudaGraph_t g = nullptr;
+  ASSERT_EQ(cuStreamEndCapture(s, &g), 0);
+  size_t count = 0;
+  ASSERT_EQ(cuGraphGetNodes(g, nullptr, &count), 0);
+  EXPECT_EQ(count, 2u);
+  ASSERT_EQ(cuGraphGetEdges_v2(g, nullptr, nullptr, nullptr, &count), 0);
+  EXPECT_EQ(count, 1u);
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cuGraphInstantiateWithFlags(&exec, g, 0), 0);
+  ASSERT_EQ(cuGraphLaunch(exec, s), 0);
+  ASSERT_EQ(cuStreamSynchronize(s), 0);
+  int h = 0;
+  ASSERT_EQ(cuMemcpyDtoH_v2(&h, d + 4 * 10, 4), 0);
+  EXPECT_EQ(h, 7);
+
+  // An explicit kernel node: its parameters come back, argument values copied.
+  cudaGraph_t g2 = nullptr;
+  ASSERT_EQ(cuGraphCreate(&g2, 0), 0);
+  KernelNodeParams kp{add, 1, 1, 1, kN, 1, 1, 0, args, nullptr, nullptr, nullptr};
+  cudaGraphNode_t kernel = nullptr;
+  ASSERT_EQ(cuGraphAddKernelNode_v2(&kernel, g2, nullptr, 0, &kp), 0);
+  v = 100;
+  KernelNodeParams got{};
+  ASSERT_EQ(cuGraphKernelNodeGetParams_v2(kernel, &got), 0);
+  EXPECT_EQ(got.func, add);
+  EXPECT_EQ(got.blockDimX, unsigned(kN));
+  EXPECT_EQ(*static_cast<int *>(got.kernelParams[2]), 3);
+  KernelNodeParams bad = kp;
+  bad.func = nullptr;
+  EXPECT_EQ(cuGraphAddKernelNode_v2(&kernel, g2, nullptr, 0, &bad), 400); // INVALID_HANDLE
+  cudaGraphExec_t exec2 = nullptr;
+  ASSERT_EQ(cuGraphInstantiateWithFlags(&exec2, g2, 0), 0);
+  ASSERT_EQ(cuGraphLaunch(exec2, s), 0);
+  ASSERT_EQ(cuStreamSynchronize(s), 0);
+  ASSERT_EQ(cuMemcpyDtoH_v2(&h, d + 4 * 10, 4), 0);
+  EXPECT_EQ(h, 10);
+  EXPECT_EQ(cuGraphExecDestroy(exec), 0);
+  EXPECT_EQ(cuGraphExecDestroy(exec2), 0);
+  EXPECT_EQ(cuGraphDestroy(g), 0);
+  EXPECT_EQ(cuGraphDestroy(g2), 0);
+  cudaStreamDestroy(s);
 }
 
 } // namespace

@@ -108,6 +108,10 @@ public:
                  size_t count);
   Error removeEdges(CUgraph_st *graph, CUgraphNode_st *const *from, CUgraphNode_st *const *to,
                     size_t count);
+  /// A node list as CUDA's queries return it: with no array, the count; with one, what fits (the
+  /// rest null, edge data default) and how many were written.
+  static void listOut(const std::vector<CUgraphNode_st *> &list, CUgraphNode_st **out,
+                      cudaGraphEdgeData *edges, size_t *count);
   /// The nodes that depend on `node`, in creation order.
   static std::vector<CUgraphNode_st *> dependents(const CUgraphNode_st *node);
   /// A deep copy of `graph` (child graphs too) that remembers each original node.
