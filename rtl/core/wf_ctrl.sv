@@ -12,8 +12,8 @@
 //                    the end of the cycle; each then wants a fetch redirect (one a cycle, below).
 //   pass_i, a_i/b_i/c_i  one pass of a CTRL instruction from dispatch (exec = group AND guard);
 //                    the instruction resolves in the cycle after its last pass (pass_i.last).
-//                    The operand lanes are for the register-reading CTRL instructions, which are
-//                    not built yet (they are unused now).
+//                    a_i carries BRX/CALLR/RET's per-lane targets (buffered over the passes);
+//                    b_i and c_i are for register-reading CTRL instructions not built yet.
 //   resolve_o        the instruction of last cycle's last pass resolved this cycle (the CTRL
 //                    unit is free again: issue's "CTRL idle" may be derived from it).
 //   redirect_o       one a cycle: the warp's new fetch (and issue) pc. The resolution of a
@@ -34,11 +34,12 @@
 //                    write-back of warp operations, B2R, BAR.RED and CALL's link: not built yet
 //                    (held at zero).
 //
-// Built: BRA, CALL's jump (not its link write), EXIT, BSSY, BSYNC, the yield of a spinning group,
-// the convergence pick, TRAP/BPT faults, bad jump targets. Every other CTRL opcode resolves as
-// "continue at the next pc" (a redirect when it stops fetch) and is NOT yet what execution-model.md
-// says: BRX, CALLR, RET, WARPSYNC (right only when its group is complete), BAR, B2R, R2B,
-// NANOSLEEP (no sleep), VOTE, SHFL, MATCH, REDUX (no result).
+// Built: BRA, CALL's jump (not its link write), BRX, RET, CALLR's jump (not its link write),
+// EXIT, BSSY, BSYNC, the yield of a spinning group, the convergence pick, TRAP/BPT faults, bad
+// jump targets. Every other CTRL opcode resolves as "continue at the next pc" (a redirect when it
+// stops fetch) and is NOT yet what execution-model.md says: WARPSYNC (right only when its group
+// is complete), BAR, B2R, R2B, NANOSLEEP (no sleep), VOTE, SHFL, MATCH, REDUX (no result).
+// BRX/CALLR/RET's minimum over 32 lane targets is one combinational tree (a depth to pipeline).
 //
 // Timing (hls CtrlUnit): pass in t, resolution in t + 1 (state written at its end). The pick: in
 // each cycle the lowest warp with no group, no pick in flight and runnable lanes enters: its
@@ -111,8 +112,10 @@ module wf_ctrl #(
   logic [Warps-1:0]               picking_d, picking_q;  // a pick in flight
   logic [Warps-1:0]               row_valid_d, row_valid_q;
 
-  // The registered pass (resolves this cycle).
+  // The registered pass (resolves this cycle), and the per-lane targets of an indirect jump
+  // (operand a of every pass, lane pass * Lanes + l).
   wf_core_pkg::ctrl_pass_t        res_q;
+  logic [31:0][31:0]              tgt_d, tgt_q;
 
   // Pick pipeline: stage 1 the 32 keys, stages 2..6 the tree levels (16, 8, 4, 2, 1 nodes).
   logic [5:0]                     pk_valid_q;
@@ -153,7 +156,9 @@ module wf_ctrl #(
   logic [31:0]                    fault_kind;
   logic [15:0]                    fault_detail;
   logic [4:0]                     exec_lane;
-  logic                           is_bra, is_exit, is_bssy, is_bsync, is_trap, is_bpt;
+  logic                           is_bra, is_ind, is_exit, is_bssy, is_bsync, is_trap, is_bpt;
+  logic [4:0]                     fault_lane;
+  logic [31:0]                    fault_code;
   logic                           bad_target;
   logic [3:0]                     breg;
   logic                           res_redirect;
@@ -168,12 +173,20 @@ module wf_ctrl #(
   assign r_lpc    = lpc_mem[r];
   assign r_row    = row_valid_q[r] ? bar_mem[r] : '0;
   assign is_bra   = res_q.op.op == OpBra || res_q.op.op == OpCall;
+  assign is_ind   = res_q.op.op == OpBrx || res_q.op.op == OpCallr || res_q.op.op == OpRet;
   assign is_exit  = res_q.op.op == OpExit;
   assign is_bssy  = res_q.op.op == OpBssy;
   assign is_bsync = res_q.op.op == OpBsync;
   assign is_trap  = res_q.op.op == OpTrap;
   assign is_bpt   = res_q.op.op == OpBpt;
   assign bad_target = res_q.op.imm[2:0] != 3'd0 || res_q.op.imm >= code_size_i;
+
+  always_comb begin
+    tgt_d = tgt_q;
+    if (pass_i.valid) begin
+      for (int unsigned l = 0; l < Lanes; l++) tgt_d[5'(32'(pass_i.pass) * Lanes + l)] = a_i[l];
+    end
+  end
 
   always_comb begin
     exec_lane = '0;
@@ -184,8 +197,9 @@ module wf_ctrl #(
 
   always_comb begin
     logic [31:0]       mask, fall, wait_lanes, earlier, arriving, missing, join_lanes, others;
-    logic [PcBits-1:0] to, wait_pc;
-    logic              lower;
+    logic [PcBits-1:0] to, wait_pc, lowest;
+    logic              lower, bad_any;
+    logic [31:0][PcBits-1:0] new_pc;
     conv = r_row[0 +: NumBars*32];
     bwait = r_row[NumBars*32 +: NumBars*32];
     yout = r_row[2*NumBars*32 +: NumBars*32];
@@ -200,6 +214,11 @@ module wf_ctrl #(
     fault = 1'b0;
     fault_kind = 32'(wf_device_pkg::FAULT_NONE);
     fault_detail = 16'(wf_device_pkg::DETAIL_NONE);
+    fault_lane = exec_lane;
+    fault_code = res_q.op.imm;
+    bad_any = 1'b0;
+    lowest = '1;
+    new_pc = '0;
     mask = '0; fall = '0; wait_lanes = '0; earlier = '0; arriving = '0; missing = '0;
     join_lanes = '0; others = '0; to = next_pc; wait_pc = next_pc; lower = 1'b0;
 
@@ -263,6 +282,38 @@ module wf_ctrl #(
         end
         grp = mask;
         gpc = to;
+      end
+    end else if (is_ind) begin
+      if (exec != '0) begin
+        // The lowest exec lane whose target is outside the code or misaligned faults.
+        for (int l = 31; l >= 0; l--) begin
+          if (exec[l] && (tgt_q[l][2:0] != 3'd0 || tgt_q[l] >= code_size_i)) begin
+            bad_any = 1'b1;
+            fault_lane = 5'(l);
+            fault_code = tgt_q[l];
+          end
+        end
+        if (bad_any) begin
+          fault = 1'b1;
+          fault_kind = 32'(wf_device_pkg::FAULT_ILLEGAL_INSTRUCTION);
+          fault_detail = 16'(wf_device_pkg::DETAIL_BAD_JUMP);
+        end else begin
+          // Every group lane to its target (exec) or next; the lanes at the lowest stay.
+          for (int l = 0; l < 32; l++) begin
+            new_pc[l] = exec[l] ? tgt_q[l][3 +: PcBits] : next_pc;
+            if (grp[l] && new_pc[l] < lowest) lowest = new_pc[l];
+          end
+          for (int l = 0; l < 32; l++) begin
+            join_lanes[l] = grp[l] && new_pc[l] == lowest;
+            if (grp[l]) begin
+              lpc_wlane[l] = 1'b1;
+              lpc_wdata[l] = new_pc[l];
+            end
+          end
+          run |= grp & ~join_lanes;
+          grp = join_lanes;
+          gpc = lowest;
+        end
       end
     end else if (is_exit) begin
       if (exec != '0) begin
@@ -485,6 +536,7 @@ module wf_ctrl #(
       picking_q   <= '0;
       row_valid_q <= '0;
       res_q       <= '0;
+      tgt_q       <= '0;
       pk_valid_q  <= '0;
       pk_warp_q   <= '0;
     end else begin
@@ -498,6 +550,7 @@ module wf_ctrl #(
       picking_q   <= picking_d;
       row_valid_q <= row_valid_d;
       res_q       <= launch_start_i ? '0 : pass_i;
+      tgt_q       <= tgt_d;
       pk_valid_q  <= launch_start_i ? '0 : {pk_valid_q[4:0], pk_in};
       pk_warp_q   <= {pk_warp_q[4:0], pk_in_warp};
     end
@@ -548,13 +601,13 @@ module wf_ctrl #(
   assign fault_valid_o      = res_go && fault;
   assign fault_o.kind       = fault_kind;
   assign fault_o.pc         = {res_q.pc, 3'b000};
-  assign fault_o.code       = res_q.op.imm;
+  assign fault_o.code       = fault_code;
   assign fault_o.address    = '0;
   assign fault_o.block      = '0;
   assign fault_o.thread     = '0;
   assign fault_detail_o     = fault_detail;
   assign fault_warp_o       = r;
-  assign fault_lane_o       = exec_lane;
+  assign fault_lane_o       = fault_lane;
 
   assign release_o   = '0;
   assign ret_valid_o = 1'b0;
@@ -562,7 +615,7 @@ module wf_ctrl #(
   assign ret_data_o  = '0;
 
   logic unused;
-  assign unused = ^{a_i, b_i, c_i, res_q.coll, res_q.pass, res_q.rd, res_q.sb_reg, res_q.sb_pred,
+  assign unused = ^{b_i, c_i, res_q.coll, res_q.pass, res_q.rd, res_q.sb_reg, res_q.sb_pred,
                     res_q.op.fn, res_q.op.bar_id, res_q.op.match_b64, res_q.op.scope,
                     pk_l5_q[PcBits]};  // the root is a candidate (its flag is 0)
 

@@ -333,4 +333,40 @@ TEST(CtrlUnit, FaultsChangeNothing) {
   EXPECT_EQ(o.faultLane, 8u);
 }
 
+// BRX/RET in the CTRL unit: the lowest exec lane with a bad target faults (nothing changes);
+// good targets split the group, the lowest target's lanes going on with a redirect.
+TEST(CtrlUnit, IndirectTargets) {
+  CtrlUnit u(1, 1024);
+  std::vector<uint32_t> lanes(1, kAll);
+  const CtrlPassIn none;
+  u.step(none, 0b1, lanes, 0, 128);
+  u.step(none, 0, lanes, 0, 128);
+  CtrlPassIn brx;
+  brx.valid = true;
+  brx.kind = CtrlKind::Indirect;
+  brx.fetchStop = true;
+  brx.pc = 3;
+  brx.exec = kAll & ~0x1u; // lane 0 not taken: on at 4
+  brx.targets.fill(80);
+  brx.targets[5] = 12;  // misaligned
+  brx.targets[9] = 128; // past the code
+  u.step(brx, 0, lanes, 0, 128);
+  CtrlOut o = u.step(none, 0, lanes, 0, 128);
+  EXPECT_EQ(o.fault, CtrlFaultKind::BadJump);
+  EXPECT_EQ(o.faultLane, 5u);
+  EXPECT_EQ(o.faultCode, 12u);
+  EXPECT_EQ(u.warp(0).group, kAll);
+  brx.targets[5] = 16;
+  brx.targets[9] = 16;
+  u.step(brx, 0, lanes, 0, 128);
+  o = u.step(none, 0, lanes, 0, 128);
+  EXPECT_EQ(o.fault, CtrlFaultKind::None);
+  ASSERT_TRUE(o.redirect);
+  EXPECT_EQ(o.redirectPc, 2u); // lanes 5 and 9 at 16 / 8
+  EXPECT_EQ(u.warp(0).group, (1u << 5) | (1u << 9));
+  EXPECT_EQ(u.warp(0).pc[0], 4u);
+  EXPECT_EQ(u.warp(0).pc[1], 10u);
+  EXPECT_EQ(u.warp(0).runnable, kAll & ~((1u << 5) | (1u << 9)));
+}
+
 } // namespace

@@ -1,7 +1,7 @@
 // wf_ctrl against hls::CtrlUnit (hls/convergence.h), cycle by cycle. The bench plays the rest of
 // the core: it admits warps (start_i) with full or partial lane masks, and for warps that have a
-// group (as hls says) it sends random CTRL instructions (BRA, CALL, EXIT, BSSY, BSYNC, TRAP, BPT,
-// MEMBAR, NANOSLEEP) at pcs near the group's pc, with random guards and branch targets in a small
+// group (as hls says) it sends random CTRL instructions (BRA, CALL, BRX, RET, CALLR (their
+// per-lane targets over every pass), EXIT, BSSY, BSYNC, TRAP, BPT, MEMBAR, NANOSLEEP) at pcs near the group's pc, with random guards and branch targets in a small
 // code segment (so lanes meet at common pcs, barriers complete, loops yield: the yield limit is
 // WF_YIELD back edges), at most one unresolved instruction at a time. Warps that end up idle
 // (finished, or all lanes waiting) are admitted again later. Every cycle the redirect, each
@@ -28,6 +28,8 @@ constexpr unsigned kWarps = WF_WARPS;
 constexpr uint32_t kYield = WF_YIELD;
 constexpr uint32_t kCodeInsts = 16;
 constexpr uint32_t kCodeBytes = kCodeInsts * isa::kInstBytes;
+constexpr unsigned kLanes = WF_LANES;
+constexpr unsigned kPasses = 32 / kLanes;
 
 struct Inst {
   isa::Opcode op;
@@ -37,6 +39,8 @@ struct Inst {
 constexpr Inst kInsts[] = {
     {isa::Opcode::BRA, hls::CtrlKind::Bra},       {isa::Opcode::BRA, hls::CtrlKind::Bra},
     {isa::Opcode::BRA, hls::CtrlKind::Bra},       {isa::Opcode::CALL, hls::CtrlKind::Call},
+    {isa::Opcode::BRX, hls::CtrlKind::Indirect},  {isa::Opcode::RET, hls::CtrlKind::Indirect},
+    {isa::Opcode::CALLR, hls::CtrlKind::Indirect},
     {isa::Opcode::EXIT, hls::CtrlKind::Exit},     {isa::Opcode::BSSY, hls::CtrlKind::Bssy},
     {isa::Opcode::BSSY, hls::CtrlKind::Bssy},     {isa::Opcode::BSYNC, hls::CtrlKind::Bsync},
     {isa::Opcode::BSYNC, hls::CtrlKind::Bsync},   {isa::Opcode::BSYNC, hls::CtrlKind::Bsync},
@@ -88,8 +92,17 @@ public:
 
   void drive(uint64_t cycle) override {
     clear();
-    pass_ = hls::CtrlPassIn{};
     start_ = 0;
+    if (passes_left_ > 0) {
+      // The next pass of a register-reading instruction (its operand lanes), the last resolves.
+      pass_index_++;
+      pass_.last = --passes_left_ == 0;
+      last_sent_ = cycle;
+      driveTop();
+      return;
+    }
+    pass_ = hls::CtrlPassIn{};
+    pass_index_ = 0;
     if (cycles_left_ > 0)
       --cycles_left_;
     if (cycle == 0) {
@@ -101,6 +114,10 @@ public:
     } else {
       randomCycle(cycle);
     }
+    driveTop();
+  }
+
+  void driveTop() {
     top_.code_size_i = kCodeBytes;
     top_.start_i = start_;
     for (unsigned w = 0; w < kWarps; ++w)
@@ -114,6 +131,9 @@ public:
     top_.pass_op_i = op_;
     top_.pass_imm_i = pass_.imm;
     top_.pass_breg_i = pass_.breg;
+    top_.pass_pass_i = pass_index_;
+    for (unsigned l = 0; l < kLanes; ++l)
+      set_bits(top_.a_i, 32 * l, 32, pass_.targets[pass_index_ * kLanes + l]);
   }
 
   void sample(uint64_t cycle) override {
@@ -267,6 +287,19 @@ private:
         pass_.imm = rng_.chance(2) ? (rng_.chance(50) ? kCodeBytes + 8 * rng_.below(4) : 4)
                     : rng_.chance(30) ? pass_.pc * isa::kInstBytes
                                       : rng_.below(kCodeInsts) * isa::kInstBytes;
+      } else if (in.kind == hls::CtrlKind::Indirect) {
+        // Per-lane targets among three pcs of the code (lanes meet), now and then a bad one;
+        // the instruction takes every pass (its operand), the last one resolves.
+        uint32_t pick[3];
+        for (uint32_t &t : pick)
+          t = rng_.below(kCodeInsts) * isa::kInstBytes;
+        for (unsigned l = 0; l < 32; ++l)
+          pass_.targets[l] = pick[rng_.below(3)];
+        if (rng_.chance(3))
+          pass_.targets[rng_.below(32)] = rng_.chance(50) ? kCodeBytes : 12;
+        pass_.imm = 0;
+        pass_.last = kPasses == 1;
+        passes_left_ = kPasses - 1;
       } else if (in.kind == hls::CtrlKind::Trap || in.kind == hls::CtrlKind::Bpt) {
         if (!rng_.chance(5)) { // rare: a fault every few hundred instructions
           pass_.exec = 0;
@@ -286,9 +319,14 @@ private:
   void check(uint64_t cycle, const char *what, A got, B want, int warp = -1) {
     if (uint64_t(got) == uint64_t(want))
       return;
-    if (errors_++ < 10)
-      std::fprintf(stderr, "cycle %llu: %s%s%d is 0x%llx, hls says 0x%llx\n", ull(cycle), what,
-                   warp >= 0 ? " of warp " : "", warp, ull(uint64_t(got)), ull(uint64_t(want)));
+    if (errors_++ >= 10)
+      return;
+    if (warp >= 0)
+      std::fprintf(stderr, "cycle %llu: %s of warp %d is 0x%llx, hls says 0x%llx\n", ull(cycle),
+                   what, warp, ull(uint64_t(got)), ull(uint64_t(want)));
+    else
+      std::fprintf(stderr, "cycle %llu: %s is 0x%llx, hls says 0x%llx\n", ull(cycle), what,
+                   ull(uint64_t(got)), ull(uint64_t(want)));
   }
 
 public:
@@ -301,6 +339,7 @@ public:
   std::vector<unsigned> idle_for_;
   hls::CtrlPassIn pass_;
   uint8_t op_ = 0;
+  unsigned pass_index_ = 0, passes_left_ = 0;
   uint64_t start_ = 0;
   uint32_t entry_ = 0;
   bool resolving_ = false;

@@ -20,6 +20,8 @@ module tb_ctrl_top #(
   input  logic [7:0]              pass_op_i,
   input  logic [31:0]             pass_imm_i,
   input  logic [3:0]              pass_breg_i,
+  input  logic [4:0]              pass_pass_i,
+  input  logic [Lanes-1:0][31:0]  a_i,
   output logic                    resolve_o,
   output logic                    redirect_valid_o,
   output logic [5:0]              redirect_warp_o,
@@ -49,6 +51,7 @@ module tb_ctrl_top #(
     pass.valid   = pass_valid_i;
     pass.warp    = pass_warp_i;
     pass.last    = pass_last_i;
+    pass.pass    = pass_pass_i;
     pass.pc      = pass_pc_i;
     pass.exec    = pass_exec_i;
     pass.op.op   = pass_op_i;
@@ -65,7 +68,7 @@ module tb_ctrl_top #(
     .start_lanes_i  (start_lanes_i),
     .start_pc_i     (start_pc_i),
     .pass_i         (pass),
-    .a_i            ('0),
+    .a_i            (a_i),
     .b_i            ('0),
     .c_i            ('0),
     .resolve_o      (resolve_o),

@@ -9,7 +9,7 @@
 //    open. tests/hls/convergence_test.cpp checks them on hand-worked cases of those rules.
 //  - CtrlUnit: the same transitions with the hardware's timing, one clock cycle at a time: an
 //    instruction resolves in the cycle after its last pass reaches the unit, the convergence
-//    pick is a pipeline of PickLatency cycles that takes one warp a cycle, and one fetch redirect
+//    pick is a pipeline of kPickLatency cycles that takes one warp a cycle, and one fetch redirect
 //    leaves a cycle. rtl/core/wf_ctrl.sv is compared with it cycle by cycle
 //    (tests/rtl/tb_ctrl.cpp).
 //
@@ -337,6 +337,7 @@ enum class CtrlKind : uint8_t {
   Other, ///< a CTRL instruction with no effect on the lane states here (MEMBAR, ...)
   Bra,
   Call,
+  Indirect, ///< BRX, CALLR, RET: per-lane targets (the jump; CALLR's link write is not here)
   Exit,
   Bssy,
   Bsync,
@@ -354,6 +355,8 @@ struct CtrlPassIn {
   uint32_t exec = 0;      ///< group AND guard
   uint32_t imm = 0;       ///< BRA/CALL: target byte offset; TRAP/BPT: code
   unsigned breg = 0;
+  /// Indirect: every lane's target byte offset (operand a), complete at the last pass.
+  std::array<uint32_t, kConvLanes> targets{};
 };
 
 enum class CtrlFaultKind : uint8_t { None, BadJump, Trap, Assert, Breakpoint };
@@ -410,6 +413,25 @@ public:
         else
           conv::branch(w, exec, res_.pc, res_.imm / 8, yieldLimit_);
         break;
+      case CtrlKind::Indirect: {
+        // The lowest exec lane with a target outside the code or misaligned faults.
+        std::array<uint32_t, kConvLanes> to{};
+        bool bad = false;
+        for (unsigned l = 0; l < kConvLanes && !bad; ++l) {
+          if (!((exec >> l) & 1))
+            continue;
+          const uint32_t t = res_.targets[l];
+          if (t % 8 != 0 || t >= codeBytes) {
+            fault(CtrlFaultKind::BadJump, t);
+            out.faultLane = l;
+            bad = true;
+          }
+          to[l] = t / 8;
+        }
+        if (!bad)
+          conv::indirect(w, exec, res_.pc, to);
+        break;
+      }
       case CtrlKind::Exit:
         conv::exit(w, exec, res_.pc);
         break;
