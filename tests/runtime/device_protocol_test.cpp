@@ -17,9 +17,11 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <string>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace wf::rt {
 namespace {
