@@ -24,7 +24,8 @@ if [[ ! -f $dir/CMakeCache.txt ]]; then
     -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=address,undefined"
+    -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DWF_TSAN_STRESS=OFF -DWF_RTL_BENCHES=OFF
 fi
 if [[ ${#targets[@]} -gt 0 ]]; then
   cmake --build "$dir" --parallel "$(nproc)" --target "${targets[@]}"
@@ -40,7 +41,10 @@ fi
 #   their host code is not ours, and the library's paths they take are covered by the
 #   GoogleTest suites that link it directly;
 # - RTL benches and lint/synthesis (label "rtl", tests rtl.*): Verilator's generated models and
-#   external tools, not project C++ parsing input; they take most of the suite's time.
+#   external tools, not project C++ parsing input; they take most of the suite's time. This
+#   tree does not build them (WF_RTL_BENCHES=OFF);
+# - runtime.stress_tsan: ThreadSanitizer cannot share a process with AddressSanitizer; the
+#   normal build runs it (WF_TSAN_STRESS=OFF here).
 exclude='^(runtime\.(clang|nvcc|board)|rtl\.|frontend\.)'
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
