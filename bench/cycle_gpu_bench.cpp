@@ -31,14 +31,15 @@ double cpuSeconds() {
   return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
 }
 
+/// The golden model (the emulator's plugin, found like every device plugin) and a bump allocator
+/// over its device memory.
 struct Setup {
-  func::Device device;
+  std::unique_ptr<isa::GoldenModel> model;
   uint64_t next = isa::kGlobalBase + 0x10000;
-  explicit Setup(const isa::Config &c) : device(c) {}
   uint64_t place(const void *data, uint64_t bytes) {
     uint64_t a = next;
     next += (bytes + 255) / 256 * 256;
-    device.memory().write(a, data, bytes);
+    model->write(a, data, bytes);
     return a;
   }
 };
@@ -54,9 +55,15 @@ int run(const std::string &scenario, bool quick) {
     return 1;
   }
   cycle::Gpu gpu("gpu", *params.value);
-  Setup s(config);
+  Setup s;
+  std::string error;
+  s.model = isa::GoldenModel::open("func", std::string(config.name), error);
+  if (!s.model) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return 1;
+  }
   Code code;
-  func::LaunchDesc d;
+  isa::LaunchDesc d;
   d.kernelName = scenario;
   d.regsPerThread = 32;
   std::vector<uint8_t> params8;
@@ -104,7 +111,7 @@ int run(const std::string &scenario, bool quick) {
   d.params = params8;
 
   const double start = cpuSeconds();
-  func::LaunchResult r = gpu.launch(s.device, d, {});
+  isa::LaunchResult r = gpu.launch(*s.model, d);
   const double cpu = cpuSeconds() - start;
   if (r.fault) {
     std::fprintf(stderr, "%s: %s\n", scenario.c_str(), r.fault->describe().c_str());

@@ -31,6 +31,20 @@ cycle::Gpu &gpuFor(const char *config) {
   return *gpu;
 }
 
+/// Runs `desc` on the cycle model with the harness's device memory as the golden model's (the
+/// emulator's plugin, loaded by name as the cycle device loads it).
+isa::LaunchResult launchOn(cycle::Gpu &gpu, Harness &h, const isa::LaunchDesc &desc) {
+  func::Memory &mem = h.dev.memory();
+  std::string error;
+  std::unique_ptr<isa::GoldenModel> model =
+      isa::GoldenModel::open("func", std::string(h.dev.config().name), error, mem.host(mem.base()));
+  if (!model) {
+    ADD_FAILURE() << error;
+    return {};
+  }
+  return gpu.launch(*model, desc);
+}
+
 Inst ffma(unsigned rd, unsigned ra, unsigned rb, unsigned rc) {
   return Inst(Opcode::FFMA).rd(rd).ra(ra).rb(rb).rc(rc);
 }
@@ -49,7 +63,7 @@ TEST(CycleCore, DependentFfmaIssuesTenCyclesLater) {
   Code code;
   code << ffma(4, 1, 2, 3) << ffma(5, 4, 1, 2) << ffma(6, 1, 2, 3) << exitInst();
   func::LaunchDesc d = h.describe(code, {1, 1, 1}, {32, 1, 1});
-  func::LaunchResult r = gpu.launch(h.dev, d, {});
+  func::LaunchResult r = launchOn(gpu, h, d);
   ASSERT_FALSE(r.fault) << r.fault->describe();
   ASSERT_EQ(issues.size(), 4u);
   EXPECT_EQ(issues[0].pc, 0u);
@@ -74,7 +88,7 @@ TEST(CycleCore, LoneWarpIssuesEveryOtherCycle) {
   for (unsigned i = 0; i < 8; ++i)
     code << mov32(8 + i, i);
   code << exitInst();
-  func::LaunchResult r = gpu.launch(h.dev, h.describe(code, {1, 1, 1}, {32, 1, 1}), {});
+  func::LaunchResult r = launchOn(gpu, h, h.describe(code, {1, 1, 1}, {32, 1, 1}));
   ASSERT_FALSE(r.fault) << r.fault->describe();
   ASSERT_EQ(issues.size(), 9u);
   for (unsigned i = 1; i < 8; ++i)
@@ -102,7 +116,7 @@ TEST(CycleCore, SaxpyGridComputesEveryElement) {
     << ffma(9, 10, 8, 9) << stg(6, 9) << exitInst();
   Params p;
   p.u64(xa).u64(ya);
-  func::LaunchResult r = gpu.launch(h.dev, h.describe(c, {n / 128, 1, 1}, {128, 1, 1}, p), {});
+  func::LaunchResult r = launchOn(gpu, h, h.describe(c, {n / 128, 1, 1}, {128, 1, 1}, p));
   ASSERT_FALSE(r.fault) << r.fault->describe();
   std::vector<float> out = h.download<float>(ya, n);
   for (unsigned i = 0; i < n; ++i)
@@ -148,7 +162,7 @@ TEST(CycleCore, SharedExchangeWithBarriers) {
   p.u64(out);
   func::LaunchDesc d = h.describe(c, {1, 1, 1}, {n, 1, 1}, p);
   d.sharedStatic = n * 4;
-  func::LaunchResult r = gpu.launch(h.dev, d, {});
+  func::LaunchResult r = launchOn(gpu, h, d);
   ASSERT_FALSE(r.fault) << r.fault->describe();
   std::vector<uint32_t> x(n);
   for (uint32_t t = 0; t < n; ++t)

@@ -168,7 +168,8 @@ TEST(RtlLockstep, RacyProgramAgreesAndShadowMemoryFollows) {
   // The shadow ran the copy and then the launch: its output equals the reference's.
   auto want = s.ref.download<uint32_t>(s.out, 128 * 3);
   std::vector<uint32_t> got(want.size());
-  ASSERT_TRUE(s.lockstep->shadow().memory().read(s.out, got.data(), got.size() * 4));
+  ASSERT_NE(s.lockstep->shadow(), nullptr);
+  ASSERT_TRUE(s.lockstep->shadow()->read(s.out, got.data(), got.size() * 4));
   EXPECT_EQ(got, want);
   EXPECT_EQ(s.ref.read<uint32_t>(s.counter), 128u);
 }

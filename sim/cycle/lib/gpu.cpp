@@ -249,9 +249,9 @@ void Gpu::dispatchBlock() {
     offerCore_ = (offerCore_ + 1) % params_.cores; // the same block goes to the next core
     return;
   }
-  const func::Dim3 &g = desc_->grid;
+  const isa::Dim3 &g = desc_->grid;
   const uint64_t linear = nextBlock_++;
-  func::Dim3 index{uint32_t(linear % g.x), uint32_t(linear / g.x % g.y),
+  isa::Dim3 index{uint32_t(linear % g.x), uint32_t(linear / g.x % g.y),
                    uint32_t(linear / (uint64_t(g.x) * g.y))};
   core.admit(linear, index, now_);
   offerCore_ = (offerCore_ + 1) % params_.cores;
@@ -299,13 +299,12 @@ void Gpu::clockThread() {
   }
 }
 
-func::LaunchResult Gpu::launch(func::Device &device, const func::LaunchDesc &desc,
-                               const func::RunOptions &options) {
-  func::LaunchResult result;
-  device_ = &device;
+isa::LaunchResult Gpu::launch(isa::GoldenModel &model, const isa::LaunchDesc &desc,
+                              const LaunchOptions &options) {
+  isa::LaunchResult result;
   desc_ = &desc;
   lastRecord_.clear();
-  stepper_ = std::make_unique<func::Stepper>(device, desc, [this](std::span<const uint8_t> r) {
+  stepper_ = model.begin(desc, [this](std::span<const uint8_t> r) {
     isa::dev::CommitRecord h;
     std::memcpy(&h, r.data(), sizeof h);
     if (h.kind == uint8_t(isa::dev::CommitKind::Inst))
@@ -316,7 +315,10 @@ func::LaunchResult Gpu::launch(func::Device &device, const func::LaunchDesc &des
     stepper_.reset();
     return result;
   }
-  code_ = decodeTiming(device.memory().host(desc.codeBase), desc.codeSize, params_.core.lanes);
+  // The begin checked that the code segment lies in device memory.
+  std::vector<uint8_t> code(desc.codeSize);
+  model.read(desc.codeBase, code.data(), code.size());
+  code_ = decodeTiming(code.data(), desc.codeSize, params_.core.lanes);
   const uint32_t threads = uint32_t(desc.block.count());
   ctx_ = SimtCore::LaunchContext{};
   ctx_.stepper = stepper_.get();
@@ -356,15 +358,15 @@ func::LaunchResult Gpu::launch(func::Device &device, const func::LaunchDesc &des
     if (!c->error().empty() && internal.empty())
       internal = c->error();
   if (!result.fault && !internal.empty()) {
-    func::Fault f;
-    f.kind = func::FaultKind::IllegalInstruction;
+    isa::Fault f;
+    f.kind = isa::FaultKind::IllegalInstruction;
     f.kernel = desc.kernelName;
     f.detail = isa::dev::FaultDetail::ModelLimit; // faults are fields: the words go to the log
     std::fprintf(stderr, "warpforge cycle: %s\n", internal.c_str());
     result.fault = f;
   } else if (!result.fault && stopped_ && warpInstsTotal_ > options.watchdogWarpInsts) {
-    func::Fault f;
-    f.kind = func::FaultKind::Watchdog;
+    isa::Fault f;
+    f.kind = isa::FaultKind::Watchdog;
     f.kernel = desc.kernelName;
     f.detail = {isa::dev::FaultDetail::WatchdogLimit, options.watchdogWarpInsts};
     result.fault = f;

@@ -16,7 +16,7 @@
 
 #include "warpforge/cycle/simt_core.h"
 
-#include "warpforge/func/commit.h"
+#include "warpforge/isa/commit.h"
 #include "warpforge/hls/bank_arbiter.h"
 #include "warpforge/hls/coalescer.h"
 
@@ -291,7 +291,7 @@ bool SimtCore::canAdmit() const {
   return firstFit(smemUsed_, (ctx_->sharedBytes + kSmemGranule - 1) / kSmemGranule) >= 0;
 }
 
-void SimtCore::admit(uint64_t linear, const func::Dim3 &index, uint64_t now) {
+void SimtCore::admit(uint64_t linear, const isa::Dim3 &index, uint64_t now) {
   unsigned b = 0;
   while (blocks_[b].active)
     ++b;
@@ -312,10 +312,10 @@ void SimtCore::admit(uint64_t linear, const func::Dim3 &index, uint64_t now) {
     WarpSlot &w = warps_[s];
     w = WarpSlot{};
     w.active = true;
-    w.ref = func::WarpRef{index, i};
+    w.ref = isa::WarpRef{index, i};
     w.block = b;
     w.rfBase = blk.rfBase + i * ctx_->regsPerThread;
-    func::WarpStatus st = ctx_->stepper->status(w.ref);
+    isa::WarpStatus st = ctx_->stepper->status(w.ref);
     w.fetchPc = st.pc;
     w.group = st.group;
     w.finished = st.finished;
@@ -437,7 +437,7 @@ void SimtCore::resolveCtrl(unsigned w, uint64_t now, bool stop, bool wasBar, uin
   WarpSlot &ws = warps_[w];
   if (!ws.active || !stop) // other CTRL instructions let the warp fetch on: nothing to redirect
     return;
-  func::WarpStatus st = ctx_->stepper->status(ws.ref);
+  isa::WarpStatus st = ctx_->stepper->status(ws.ref);
   ws.fetchStop = false;
   ws.finished = st.finished;
   ws.waiting = !st.finished && st.idle;
@@ -459,7 +459,7 @@ void SimtCore::refreshWaiting(unsigned b, uint64_t now) {
     WarpSlot &w = warps_[s];
     if (!w.waiting || w.fetchStop)
       continue;
-    func::WarpStatus st = ctx_->stepper->status(w.ref);
+    isa::WarpStatus st = ctx_->stepper->status(w.ref);
     if (st.finished) {
       w.finished = true;
       w.waiting = false;
@@ -588,8 +588,8 @@ bool SimtCore::executeAtIssue(unsigned w, const DecodedTiming &in, uint32_t pc, 
                               Collector &col) {
   WarpSlot &ws = warps_[w];
   const std::vector<uint8_t> &record = *ctx_->lastRecord;
-  func::StepResult r = ctx_->stepper->step(ws.ref, 1);
-  if (r.status == func::StepStatus::Fault || ctx_->stepper->fault()) {
+  isa::StepResult r = ctx_->stepper->step(ws.ref, 1);
+  if (r.status == isa::StepStatus::Fault || ctx_->stepper->fault()) {
     faulted_ = true;
     return false;
   }
@@ -597,7 +597,7 @@ bool SimtCore::executeAtIssue(unsigned w, const DecodedTiming &in, uint32_t pc, 
     fail("the emulator did not execute warp " + ws.ref.str() + " at pc " + std::to_string(pc));
     return false;
   }
-  func::CommitView view(record);
+  isa::CommitView view(record);
   if (view.header().pc != pc) {
     fail("the emulator executed pc " + std::to_string(view.header().pc) + " of " + ws.ref.str() +
          " where the model issued pc " + std::to_string(pc));
@@ -606,7 +606,7 @@ bool SimtCore::executeAtIssue(unsigned w, const DecodedTiming &in, uint32_t pc, 
   ++counters_.warpInsts;
   counters_.threadInsts += unsigned(std::popcount(view.header().exec));
   ++*ctx_->warpInstsTotal;
-  if (r.status == func::StepStatus::Finished)
+  if (r.status == isa::StepStatus::Finished)
     ws.finished = true;
 
   if (in.unit != Unit::LSU)
@@ -620,7 +620,7 @@ bool SimtCore::executeAtIssue(unsigned w, const DecodedTiming &in, uint32_t pc, 
   const isa::OpInfo &info = isa::kOps[in.op];
   const bool atomic = info.access == isa::MemAccess::Atomic;
   op.isStore = info.access == isa::MemAccess::Store;
-  const func::CommitPartView *part = view.find(isa::dev::CommitPartKind::Load);
+  const isa::CommitPartView *part = view.find(isa::dev::CommitPartKind::Load);
   if (!part || atomic || op.isStore)
     part = view.find(isa::dev::CommitPartKind::Store);
   if (!part && !atomic)

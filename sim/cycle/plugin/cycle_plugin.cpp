@@ -1,9 +1,10 @@
 //===- cycle_plugin.cpp - The cycle model as a device plugin --------------===//
 //
-// libwf-device-cycle.so: the emulator's command processor and device memory with every LAUNCH run
-// by the cycle model (Gpu::launch), behind the device plugin interface
-// (isa/include/warpforge/isa/device_plugin.h). COPY, FILL, FENCE and TIMESTAMP run as in the
-// emulator (functionally, without the platform's DMA timing: docs/cycle-model.md, "Gaps").
+// libwf-device-cycle.so: a device of the emulator's plugin (libwf-device-func.so, loaded by name at
+// run time: docs/golden-model.md) with every LAUNCH its command processor takes run by the cycle
+// model (Gpu::launch), which steps the emulator through the golden-model interface. Registers,
+// host DMA, device memory, COPY, FILL, FENCE and TIMESTAMP are the emulator's (functionally,
+// without the platform's DMA timing: docs/cycle-model.md, "Gaps"); this plugin forwards them.
 //
 // SystemC elaborates once per process, so the GPU top is built at the first create and kept for
 // the life of the process; later devices of the same configuration reuse it, another
@@ -12,8 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "warpforge/cycle/gpu.h"
-#include "warpforge/func/command_processor.h"
 #include "warpforge/isa/device_plugin.h"
+#include "warpforge/isa/golden.h"
 #include "warpforge/stats/stats.h"
 
 #include <cstdio>
@@ -39,13 +40,10 @@ Top &top() {
 } // namespace
 
 struct wf_device_model {
-  wf_device_model(const wf::isa::Config &config, uint8_t *memory, wf::cycle::Gpu &gpu)
-      : owned(memory ? std::make_unique<wf::func::Device>(config, memory)
-                     : std::make_unique<wf::func::Device>(config)),
-        device(*owned), processor(device) {
-    processor.setLauncher([this, &gpu](const wf::func::LaunchDesc &desc,
-                                       const wf::func::RunOptions &options) {
-      wf::func::LaunchResult r = gpu.launch(device, desc, options);
+  wf_device_model(std::unique_ptr<wf::isa::GoldenModel> model, wf::cycle::Gpu &gpu)
+      : golden(std::move(model)) {
+    golden->setLauncher([this, &gpu](const wf::isa::LaunchDesc &desc, uint64_t watchdog) {
+      wf::isa::LaunchResult r = gpu.launch(*golden, desc, {watchdog});
       // WARPFORGE_STATS=FILE: the model's statistics (JSON), rewritten after every launch so
       // that a program which never tears its device down still leaves them.
       if (const char *path = std::getenv("WARPFORGE_STATS"); path && *path)
@@ -54,20 +52,43 @@ struct wf_device_model {
     });
   }
 
-  std::unique_ptr<wf::func::Device> owned;
-  wf::func::Device &device;
-  wf::func::CommandProcessor processor;
+  std::unique_ptr<wf::isa::GoldenModel> golden;
+  /// The emulator's device model and its operations, which this plugin's operations forward to.
+  wf_device_model *func() const { return golden->model(); }
+  const wf_device_model_ops &ops() const { return golden->ops(); }
 };
-
-// After wf_device_model: the shared operations use its members.
-#include "warpforge/func/plugin_ops.h"
 
 namespace {
 
 const char *kind(wf_device_model *) { return "cycle"; }
 const char *describe(wf_device_model *) { return "in-process SystemC cycle model"; }
 
-const wf_device_model_ops kOps = wf::func::plugin_ops::make(kind, describe);
+uint32_t readReg(wf_device_model *m, uint32_t offset) { return m->ops().read_reg(m->func(), offset); }
+void writeReg(wf_device_model *m, uint32_t offset, uint32_t value) {
+  m->ops().write_reg(m->func(), offset, value);
+}
+int lost(wf_device_model *m, char *why, size_t size) { return m->ops().lost(m->func(), why, size); }
+void attachHostDma(wf_device_model *m, const wf_host_dma_port *port) {
+  m->ops().attach_host_dma(m->func(), port);
+}
+int memRead(wf_device_model *m, uint64_t address, void *dst, uint64_t bytes) {
+  return m->ops().mem_read(m->func(), address, dst, bytes);
+}
+int memWrite(wf_device_model *m, uint64_t address, const void *src, uint64_t bytes) {
+  return m->ops().mem_write(m->func(), address, src, bytes);
+}
+uint8_t *memMap(wf_device_model *m, uint64_t *base, uint64_t *bytes) {
+  return m->ops().mem_map ? m->ops().mem_map(m->func(), base, bytes) : nullptr;
+}
+int idle(wf_device_model *m) { return m->ops().idle(m->func()); }
+int irqPending(wf_device_model *m) { return m->ops().irq_pending(m->func()); }
+void destroy(wf_device_model *m) { delete m; }
+
+const wf_device_model_ops kOps = {
+    kind,    describe, readReg, writeReg, lost,   attachHostDma, /*host_memory=*/nullptr,
+    memRead, memWrite, memMap,  /*advance=*/nullptr, // commands run when the doorbell rings
+    idle,    irqPending, destroy,
+};
 
 wf_device_model *create(const wf_device_create_params *params, char *error, size_t errorSize) {
   auto fail = [&](const std::string &why) -> wf_device_model * {
@@ -101,8 +122,13 @@ wf_device_model *create(const wf_device_create_params *params, char *error, size
     return fail("cycle: this process already runs configuration '" + t.config +
                 "' (SystemC elaborates one model per process)");
   }
+  std::string why;
+  std::unique_ptr<wf::isa::GoldenModel> golden =
+      wf::isa::GoldenModel::open("func", std::string(config->name), why, params->device_memory);
+  if (!golden)
+    return fail("cycle: the golden model (the emulator's plugin) is not available: " + why);
   try {
-    return new wf_device_model(*config, params->device_memory, *t.gpu);
+    return new wf_device_model(std::move(golden), *t.gpu);
   } catch (const std::bad_alloc &) {
     return fail("cycle: not enough host memory for the device");
   }
@@ -110,7 +136,8 @@ wf_device_model *create(const wf_device_create_params *params, char *error, size
 
 const wf_device_plugin kPlugin = {
     WF_DEVICE_PLUGIN_ABI_VERSION, 0, "cycle",
-    "the SystemC cycle model (timing from docs/microarchitecture.md, behaviour from the emulator)",
+    "the SystemC cycle model (timing from docs/microarchitecture.md, behaviour from the emulator's "
+    "plugin)",
     &kOps, create,
 };
 

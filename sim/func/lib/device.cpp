@@ -10,32 +10,6 @@
 
 namespace wf::func {
 
-const char *faultKindName(FaultKind kind) {
-  return uint32_t(kind) < isa::dev::kFaultKinds ? isa::dev::kFaultText[uint32_t(kind)]
-                                                  : "unknown fault";
-}
-
-isa::dev::Completion Fault::record() const {
-  isa::dev::Completion c{};
-  c.faultKind = uint32_t(kind);
-  c.faultPc = pc;
-  c.faultCode = code;
-  c.faultAddress = address;
-  c.faultBlockX = block.x, c.faultBlockY = block.y, c.faultBlockZ = block.z;
-  c.faultThreadX = thread.x, c.faultThreadY = thread.y, c.faultThreadZ = thread.z;
-  c.faultDetail = uint16_t(detail.code);
-  c.faultSpace = detail.space;
-  c.faultWrite = detail.write;
-  c.faultSize = detail.size;
-  for (unsigned i = 0; i < 4; ++i)
-    c.faultValues[i] = detail.values[i];
-  return c;
-}
-
-std::string Fault::message() const { return isa::dev::faultDetailText(record()); }
-
-std::string Fault::describe() const { return isa::dev::describeFault(kernel, record()); }
-
 // --- statistics ----------------------------------------------------------------------------------
 
 /// The emulator's statistics, registered once per device. The interpreter keeps its own plain

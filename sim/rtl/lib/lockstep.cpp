@@ -11,9 +11,13 @@
 namespace wf::rtl {
 namespace dev = isa::dev;
 
-RtlLockstep::RtlLockstep(const isa::Config &config, Hooks hooks, const func::Injection &inject)
-    : config_(config), hooks_(std::move(hooks)), inject_(inject),
-      shadow_(std::make_unique<func::Device>(config)) {}
+RtlLockstep::RtlLockstep(const isa::Config &config, Hooks hooks, const isa::Injection &inject)
+    : config_(config), hooks_(std::move(hooks)), inject_(inject) {
+  std::string why;
+  shadow_ = isa::GoldenModel::open("func", std::string(config.name), why);
+  if (!shadow_)
+    fail("no shadow emulator: " + why);
+}
 
 RtlLockstep::~RtlLockstep() = default;
 
@@ -40,8 +44,9 @@ void RtlLockstep::writeReg(uint32_t offset, uint32_t value) {
       checker_.reset();
       head_ = 0;
     }
-    if (value & dev::kControlScrub)
-      shadow_->memory().scrub();
+    // The shadow's own command processor scrubs its memory (its ring is never used).
+    if ((value & dev::kControlScrub) && shadow_)
+      shadow_->ops().write_reg(shadow_->model(), offset, dev::kControlScrub);
     return;
   case dev::Reg::QueueBaseLo:
     queueBase_ = (queueBase_ & ~0xffffffffull) | value;
@@ -78,7 +83,9 @@ void RtlLockstep::fetch(uint32_t tail) {
 // Runs what the shadow can run now: every command up to and including the next LAUNCH, which
 // then advances only with the RTL's records.
 void RtlLockstep::runShadow() {
-  func::Memory &mem = shadow_->memory();
+  if (!shadow_)
+    return;
+  isa::GoldenModel &mem = *shadow_;
   while (!checker_ && !pending_.empty() && stopped_.empty()) {
     dev::Command cmd = pending_.front();
     pending_.pop_front();
@@ -110,7 +117,7 @@ bool RtlLockstep::startLaunch(const dev::Command &cmd) {
   dev::LaunchDesc d{};
   if (!hostRead(cmd.arg0, &d, sizeof d))
     return false; // the RTL completes it with BAD_COMMAND; nothing runs
-  func::LaunchDesc desc; // no kernel name: the protocol carries none (the host's table has it)
+  isa::LaunchDesc desc; // no kernel name: the protocol carries none (the host's table has it)
   desc.params.resize(d.paramSize);
   if (!hostRead(d.paramAddr, desc.params.data(), d.paramSize))
     return false;
@@ -127,7 +134,8 @@ bool RtlLockstep::startLaunch(const dev::Command &cmd) {
   desc.constSize = d.constSize;
   desc.rtbuf = d.rtbuf;
   desc.gridId = d.gridId;
-  checker_ = std::make_unique<func::LockstepChecker>(*shadow_, desc, inject_);
+  checker_ = std::make_unique<isa::LockstepChecker>(
+      [&](isa::CommitSink sink) { return shadow_->begin(desc, std::move(sink)); }, inject_);
   codeBase_ = d.codeBase;
   launchSeq_ = cmd.seq;
   launchCompletion_ = cmd.completion;
@@ -141,7 +149,7 @@ bool RtlLockstep::onRecord(unsigned core, std::span<const uint8_t> record) {
   runShadow();
   if (!checker_) {
     fail("core " + std::to_string(core) + " committed an instruction outside every launch:\n  " +
-         func::formatCommit(record));
+         isa::formatCommit(record));
     return false;
   }
   // The RTL's header has no instruction word: take it from the code the shadow holds.
@@ -151,7 +159,7 @@ bool RtlLockstep::onRecord(unsigned core, std::span<const uint8_t> record) {
   if (header.word == 0 && record.size() >= sizeof header) {
     patched.assign(record.begin(), record.end());
     uint64_t word = 0;
-    shadow_->memory().read(codeBase_ + header.pc, &word, sizeof word);
+    shadow_->read(codeBase_ + header.pc, &word, sizeof word);
     std::memcpy(patched.data() + offsetof(dev::CommitRecord, word), &word, sizeof word);
     record = patched;
   }
@@ -172,7 +180,7 @@ void RtlLockstep::closeLaunch() {
   if (stopped_.empty() && launchCompletion_ != ~0ull &&
       hostRead(launchCompletion_, &done, sizeof done) && done.seq == launchSeq_ &&
       done.status == uint32_t(dev::Status::Ok))
-    for (const func::WarpRef &warp : checker_->stepper().warps())
+    for (const isa::WarpRef &warp : checker_->stepper().warps())
       if (!checker_->stepper().finished(warp)) {
         fail("the RTL completed the launch (seq " + std::to_string(launchSeq_) + ") but " +
              warp.str() + " has not exited in the emulator: the RTL committed fewer instructions");

@@ -2,15 +2,14 @@
 // the crossbar and the L2 banks, clocked at the configuration's core clock, on the platform's card
 // memory (DRAM timing model) through an approximately-timed TLM port. A launch runs here instead
 // of in the emulator's scheduler: the cores decide when each warp instruction issues, and the
-// emulator (func::Stepper) executes it then.
+// golden model (the emulator behind its plugin, isa::GoldenModel) executes it then.
 #pragma once
 
 #include "warpforge/cycle/at_port.h"
 #include "warpforge/cycle/platform.h"
 #include "warpforge/cycle/simt_core.h"
-#include "warpforge/func/device.h"
-#include "warpforge/func/lockstep.h"
 #include "warpforge/cycle/tag_array.h"
+#include "warpforge/isa/golden.h"
 #include "warpforge/stats/stats.h"
 
 #include <deque>
@@ -39,6 +38,12 @@ struct GpuParams {
   static Result<GpuParams> fromConfig(const isa::Config &config);
 };
 
+/// How a launch runs (what the command processor asks of it).
+struct LaunchOptions {
+  /// Fault when the launch issues more warp instructions than this.
+  uint64_t watchdogWarpInsts = 1ull << 32;
+};
+
 struct L2Counters {
   uint64_t requests = 0, hits = 0, misses = 0, mshrMerges = 0, writebacks = 0, atomics = 0;
   uint64_t bankBusyCycles = 0;
@@ -52,11 +57,11 @@ public:
   Gpu(sc_core::sc_module_name name, const GpuParams &params);
   ~Gpu() override;
 
-  /// Runs one grid on `device`'s memory (the emulator executes, the model times); returns what
-  /// Device::launch would, with the model's cycles. Call outside any SystemC process (it runs
-  /// sc_start until the grid has finished).
-  func::LaunchResult launch(func::Device &device, const func::LaunchDesc &desc,
-                            const func::RunOptions &options);
+  /// Runs one grid on `model`'s memory (the golden model executes, this model times); returns
+  /// what the emulator's own launch would, with this model's cycles. Call outside any SystemC
+  /// process (it runs sc_start until the grid has finished).
+  isa::LaunchResult launch(isa::GoldenModel &model, const isa::LaunchDesc &desc,
+                           const LaunchOptions &options = {});
 
   /// Called for every issued warp instruction: core, warp slot, pc, cycle of the launch.
   std::function<void(unsigned, unsigned, uint32_t, uint64_t)> issueObserver;
@@ -89,9 +94,8 @@ private:
   L2Counters l2Counters_;
 
   // The launch that runs.
-  func::Device *device_ = nullptr;
-  const func::LaunchDesc *desc_ = nullptr;
-  std::unique_ptr<func::Stepper> stepper_;
+  const isa::LaunchDesc *desc_ = nullptr;
+  std::unique_ptr<isa::GoldenLaunch> stepper_;
   std::vector<uint8_t> lastRecord_;
   std::vector<DecodedTiming> code_;
   SimtCore::LaunchContext ctx_;

@@ -4,16 +4,17 @@
 // latencies and lane shares (isa.toml), the LSU (hls/ coalescer and bank arbiter, L1 and constant
 // caches) and the CTRL unit. Plain C++ stepped once a core cycle by the GPU top (gpu.h); it reaches
 // the L2 through a request queue the top drains, and it takes every architectural effect from the
-// emulator (func::Stepper) when an instruction issues: it never computes an instruction's result.
+// golden model (the emulator, stepped through its plugin: isa::GoldenLaunch) when an instruction
+// issues: it never computes an instruction's result.
 #pragma once
 
-#include "warpforge/func/lockstep.h"
 #include "warpforge/cycle/tag_array.h"
 #include "warpforge/hls/rf_arbiter.h"
 #include "warpforge/hls/scoreboard.h"
 #include "warpforge/hls/warp_scheduler.h"
 #include "warpforge/isa/config.gen.h"
 #include "warpforge/isa/isa.gen.h"
+#include "warpforge/isa/lockstep.h"
 #include "warpforge/stats/stats.h"
 
 #include <array>
@@ -104,8 +105,8 @@ class SimtCore {
 public:
   /// The GPU's side of a launch that every core shares.
   struct LaunchContext {
-    func::Stepper *stepper = nullptr;
-    const func::LaunchDesc *desc = nullptr;
+    isa::WarpStepper *stepper = nullptr;
+    const isa::LaunchDesc *desc = nullptr;
     uint32_t warpsPerBlock = 0;
     uint32_t regsPerThread = 0;
     uint32_t sharedBytes = 0;   ///< per block
@@ -126,7 +127,7 @@ public:
   /// Whether block `linear` fits now (warp slots, registers, shared memory, block slot).
   bool canAdmit() const;
   /// Admits a block whose resources canAdmit() found; its warps may fetch from `now + 1`.
-  void admit(uint64_t linear, const func::Dim3 &index, uint64_t now);
+  void admit(uint64_t linear, const isa::Dim3 &index, uint64_t now);
 
   /// One core cycle. Returns false once the launch faulted (stop()).
   void tick(uint64_t now);
@@ -154,7 +155,7 @@ private:
   };
   struct WarpSlot {
     bool active = false;
-    func::WarpRef ref;
+    isa::WarpRef ref;
     unsigned block = 0;     ///< block slot
     uint32_t rfBase = 0;    ///< first physical warp register
     uint32_t fetchPc = 0;

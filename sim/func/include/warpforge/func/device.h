@@ -5,6 +5,7 @@
 #pragma once
 
 #include "warpforge/func/commit.h"
+#include "warpforge/isa/launch.h"
 #include "warpforge/isa/config.gen.h"
 #include "warpforge/isa/device.gen.h"
 #include "warpforge/stats/stats.h"
@@ -21,79 +22,13 @@ namespace wf::func {
 
 class Launch;
 
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t(x) * y * z; }
-};
-
-/// Everything the command processor needs to run one grid.
-struct LaunchDesc {
-  std::string kernelName; ///< for fault reports and traces
-  uint64_t codeBase = 0;  ///< global address of the code segment (PC 0)
-  uint32_t codeSize = 0;  ///< bytes of code; fetching outside is an illegal instruction
-  uint32_t entryPc = 0;   ///< byte offset of the kernel's first instruction
-  Dim3 grid, block;
-  uint32_t regsPerThread = 0; ///< registers allocated per thread (R0..R{n-1})
-  uint32_t sharedStatic = 0;  ///< bytes of static shared memory
-  uint32_t sharedDynamic = 0; ///< bytes of dynamic shared memory
-  uint32_t localBytes = 0;    ///< local memory (stack) bytes per thread
-  uint64_t constBase = 0;     ///< global address of the module's constant segment
-  uint32_t constSize = 0;
-  std::vector<uint8_t> params; ///< the parameter buffer (LDP space)
-  uint64_t rtbuf = 0;          ///< global address of the runtime area (SR_RTBUF)
-  uint64_t gridId = 0;
-};
-
-enum class FaultKind : uint8_t {
-  None,
-  OutOfBounds,
-  Misaligned,
-  IllegalInstruction,
-  Trap,
-  Assert,
-  Breakpoint,
-  BarrierDeadlock,
-  Watchdog,
-  ReadOnlyWrite,
-  InvalidLaunch, ///< the launch itself is impossible (resources, code segment); nothing ran
-};
-
-const char *faultKindName(FaultKind kind);
-
-/// What exactly went wrong, in the device protocol's terms (isa/device.toml's fault details): a
-/// code and the values its text names. The emulator formats no text for a fault.
-struct FaultDetail {
-  isa::dev::FaultDetail code = isa::dev::FaultDetail::None;
-  uint8_t space = 0;  ///< memory faults: isa.toml Space
-  bool write = false; ///< memory faults: a store or atomic
-  uint32_t size = 0;  ///< memory faults: bytes of the access
-  uint64_t values[4] = {};
-
-  FaultDetail() = default;
-  FaultDetail(isa::dev::FaultDetail c, uint64_t v0 = 0, uint64_t v1 = 0, uint64_t v2 = 0,
-              uint64_t v3 = 0)
-      : code(c), values{v0, v1, v2, v3} {}
-  explicit operator bool() const { return code != isa::dev::FaultDetail::None; }
-};
-
-/// Where and why a kernel stopped.
-struct Fault {
-  FaultKind kind = FaultKind::None;
-  std::string kernel;
-  Dim3 block{0, 0, 0};
-  Dim3 thread{0, 0, 0};
-  uint32_t pc = 0;
-  uint64_t address = 0; ///< memory faults: the faulting address
-  uint32_t code = 0;    ///< TRAP/BPT immediate
-  FaultDetail detail;   ///< what exactly happened, as the protocol's fields
-
-  /// The completion record's fault fields (isa/device.toml), as the command processor reports them.
-  isa::dev::Completion record() const;
-  /// What happened, in words: the detail's text (isa/fault_report.h).
-  std::string message() const;
-  /// "kernel 'k' block (1,0,0) thread (33,0,0) pc 0x40: out-of-bounds access at 0x...: ..."
-  std::string describe() const;
-};
+using isa::Dim3;
+using isa::Fault;
+using isa::FaultDetail;
+using isa::FaultKind;
+using isa::faultKindName;
+using isa::LaunchDesc;
+using isa::LaunchResult;
 
 struct RunOptions {
   /// Fault when the launch executes more warp instructions than this.
@@ -114,13 +49,6 @@ struct RunOptions {
   std::ostream *timeline = nullptr;
 };
 
-struct LaunchResult {
-  std::optional<Fault> fault;
-  uint64_t warpInsts = 0;   ///< warp instructions executed
-  uint64_t threadInsts = 0; ///< thread instructions executed (active lanes summed)
-  uint64_t cycles = 0;      ///< the device cycle counter advanced by this launch
-  uint64_t blocks = 0;      ///< blocks that ran to completion
-};
 
 /// Device (global) memory: `globalMemMib` of zeroed bytes at isa::kGlobalBase.
 class Memory {

@@ -1,11 +1,11 @@
-// Lockstep with a reference (the RTL, or another emulator run): a step interface that runs one warp
-// of a launch for N instructions and reports its commit records, a comparator of two record
-// streams, and a checker that drives the emulator from a reference's stream, injecting the
-// reference's nondeterministic values (docs/commit-trace.md, "Lockstep").
+// The emulator's side of lockstep (docs/commit-trace.md, "Lockstep"): Stepper, the in-process
+// implementation of isa::WarpStepper over a Device, and the checker over it. The comparator and the
+// checker's logic are isa's (isa/include/warpforge/isa/lockstep.h), shared with every model.
 #pragma once
 
 #include "warpforge/func/commit.h"
 #include "warpforge/func/device.h"
+#include "warpforge/isa/lockstep.h"
 
 #include <cstdint>
 #include <map>
@@ -20,48 +20,19 @@ namespace wf::func {
 
 class Launch;
 
-/// A warp of a launch: its block and its index in the block.
-struct WarpRef {
-  Dim3 block{0, 0, 0};
-  uint32_t warp = 0;
-  auto key() const { return std::tuple(block.z, block.y, block.x, warp); }
-  bool operator<(const WarpRef &o) const { return key() < o.key(); }
-  bool operator==(const WarpRef &o) const { return key() == o.key(); }
-  /// "block (1,0,0) warp 2"
-  std::string str() const;
-  static WarpRef of(const isa::dev::CommitRecord &r) {
-    return WarpRef{Dim3{r.blockX, r.blockY, r.blockZ}, r.warp};
-  }
-};
-
-enum class StepStatus : uint8_t {
-  Ran,      ///< the warp committed every instruction asked for
-  Waiting,  ///< it stopped (or could not start) because its lanes wait at a barrier
-  Finished, ///< every lane has exited
-  Fault,    ///< the launch faulted (Stepper::fault)
-  Invalid,  ///< no such warp in the grid, or the launch itself is invalid
-};
-
-/// Where a warp stands between steps: what a timing model needs to know to fetch for it.
-struct WarpStatus {
-  bool started = false;  ///< its block is resident (it has been stepped, or Stepper::start)
-  bool finished = false; ///< every lane has exited
-  bool idle = false;     ///< no group: its lanes wait at a barrier until another warp releases them
-  uint32_t group = 0;    ///< lanes of its current group
-  uint32_t pc = 0;       ///< the group's pc: the next instruction it executes
-};
-
-struct StepResult {
-  StepStatus status = StepStatus::Ran;
-  uint32_t executed = 0; ///< warp instructions committed
-};
+using isa::CommitComparator;
+using isa::Mismatch;
+using isa::StepResult;
+using isa::StepStatus;
+using isa::WarpRef;
+using isa::WarpStatus;
 
 /// Runs a launch warp by warp, in whatever order the caller chooses: the shape a lockstep harness
 /// needs, where the reference decides which warp commits next. A block starts on its core
 /// (linear index % cores) when one of its warps is first stepped, whatever the core's occupancy;
 /// SMID, WARPID and the cycle counter then follow the caller's order, not Device::launch's.
 /// Every warp instruction, and every barrier release it causes, is reported to the sink.
-class Stepper {
+class Stepper final : public isa::WarpStepper {
 public:
   Stepper(Device &device, const LaunchDesc &desc, CommitSink sink);
   ~Stepper();
@@ -71,20 +42,20 @@ public:
   /// Runs up to `count` warp instructions of `warp`. With `reference`, the reference's record of
   /// the next instruction, the values `inject` names are taken from it (count should then be 1).
   StepResult step(const WarpRef &warp, uint32_t count, const CommitView *reference = nullptr,
-                  const Injection &inject = {});
+                  const Injection &inject = {}) override;
   /// Whether every lane of `warp` has exited.
-  bool finished(const WarpRef &warp) const;
+  bool finished(const WarpRef &warp) const override;
   /// The warp's group and pc (its block is made resident if it is not yet). A warp whose group
   /// waited or exited and that has runnable lanes gets its next group picked here.
-  WarpStatus status(const WarpRef &warp);
+  WarpStatus status(const WarpRef &warp) override;
   /// Warps in the grid, in block-linear then warp order.
-  std::vector<WarpRef> warps() const;
+  std::vector<WarpRef> warps() const override;
   /// The launch's fault (or why it is invalid), once there is one.
-  const std::optional<Fault> &fault() const { return fault_; }
+  const std::optional<Fault> &fault() const override { return fault_; }
   /// Instruction and block counts so far; adds the cycles to the device's counter once, at the
   /// first call: the emulator's count, or `timedCycles` when a timing model drove the steps (the
   /// cycle model), which then is also the result's `cycles`.
-  LaunchResult finish(std::optional<uint64_t> timedCycles = std::nullopt);
+  LaunchResult finish(std::optional<uint64_t> timedCycles = std::nullopt) override;
 
 private:
   Device &device_;
@@ -96,73 +67,14 @@ private:
   bool finished_ = false;
 };
 
-/// A difference between two record streams.
-struct Mismatch {
-  WarpRef warp;
-  uint64_t index = 0;  ///< record index within the warp's stream (0: its first)
-  std::string field;   ///< "pc", "R5 lane 3", "M lane 0 data", ...
-  std::string message; ///< the readable report: warp, record, field, both values, both records
-};
-
-/// Compares two streams of commit records warp by warp: records of one warp keep their order,
-/// warps may interleave differently on the two sides. Stops at the first difference. The core and
-/// slot fields of the header are informative and not compared; everything else is, field by field
-/// and lane by lane.
-class CommitComparator {
+/// Drives the emulator from a reference's record stream (isa::LockstepChecker over a Stepper of
+/// `device`).
+class LockstepChecker : public isa::LockstepChecker {
 public:
-  explicit CommitComparator(std::string referenceName = "reference",
-                            std::string testName = "emulator")
-      : names_{std::move(referenceName), std::move(testName)} {}
-
-  /// Adds a record to one side; false once a difference has been found.
-  bool addReference(std::span<const uint8_t> record) { return add(0, record); }
-  bool addTest(std::span<const uint8_t> record) { return add(1, record); }
-  /// Both streams ended: records one side has and the other lacks are a difference.
-  bool finish();
-  const std::optional<Mismatch> &mismatch() const { return mismatch_; }
-  uint64_t compared() const { return compared_; }
-  /// Records of `warp` that one side (0: reference, 1: test) has and the other has not matched.
-  size_t pending(int side, const WarpRef &warp) const;
-
-private:
-  struct Queue {
-    std::vector<std::vector<uint8_t>> records[2]; ///< unmatched records per side
-    uint64_t matched = 0;                         ///< records compared so far
-  };
-  bool add(int side, std::span<const uint8_t> record);
-  bool compare(const WarpRef &warp, uint64_t index, std::span<const uint8_t> ref,
-               std::span<const uint8_t> test);
-  void report(const WarpRef &warp, uint64_t index, std::string field, std::string refValue,
-              std::string testValue, std::span<const uint8_t> ref, std::span<const uint8_t> test);
-
-  std::string names_[2];
-  std::map<WarpRef, Queue> queues_;
-  std::optional<Mismatch> mismatch_;
-  uint64_t compared_ = 0;
-};
-
-/// Drives the emulator from a reference's record stream, the way an RTL lockstep harness does:
-/// for each reference instruction record it steps the emulator's same warp by one instruction,
-/// with the reference's nondeterministic values injected, and compares the two records.
-class LockstepChecker {
-public:
-  LockstepChecker(Device &device, const LaunchDesc &desc, const Injection &inject = {});
-
-  /// One record of the reference; false once a difference has been found.
-  bool check(std::span<const uint8_t> reference);
-  /// The reference stream ended.
-  bool finish();
-  const std::optional<Mismatch> &mismatch() const {
-    return stuck_ ? stuck_ : comparator_.mismatch();
-  }
-  uint64_t compared() const { return comparator_.compared(); }
-  Stepper &stepper() { return stepper_; }
-
-private:
-  CommitComparator comparator_;
-  Stepper stepper_;
-  Injection inject_;
-  std::optional<Mismatch> stuck_;
+  LockstepChecker(Device &device, const LaunchDesc &desc, const Injection &inject = {})
+      : isa::LockstepChecker(
+            [&](CommitSink sink) { return std::make_unique<Stepper>(device, desc, std::move(sink)); },
+            inject) {}
 };
 
 } // namespace wf::func

@@ -1,9 +1,10 @@
 //===- plugin_ops.h - Device-plugin ops over the command processor -----===//
 //
 // The device-plugin operations of a model whose registers, host DMA and device memory are the
-// emulator's CommandProcessor and Device: the func plugin, and the cycle plugin (which only
-// replaces how a LAUNCH runs). Include after defining `struct wf_device_model` with the members
-// `device` (a wf::func::Device, or a reference to one) and `processor` (its CommandProcessor).
+// emulator's CommandProcessor and Device: the func plugin (the cycle plugin forwards to a device of
+// it and replaces only how a LAUNCH runs: docs/golden-model.md). Include after defining
+// `struct wf_device_model` with the members `device` (a wf::func::Device, or a reference to one)
+// and `processor` (its CommandProcessor).
 //
 //===----------------------------------------------------------------------===//
 

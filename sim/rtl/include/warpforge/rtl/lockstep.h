@@ -1,19 +1,21 @@
 // Lockstep of the RTL against the emulator (docs/rtl-sim.md, "Lockstep"): a shadow emulator runs
-// the same command stream as the RTL. Copies and fills are applied to the shadow's memory in
-// order; a LAUNCH is run warp by warp from the RTL's commit records through func's
-// LockstepChecker, which injects the RTL's nondeterministic values (special registers, load bytes,
-// atomics' old values) and compares every record. The first difference stops the run with both
-// states printed.
+// the same command stream as the RTL. The shadow is a device of the emulator's plugin, loaded by
+// name at run time through the golden-model interface (isa/golden.h, docs/golden-model.md): the RTL
+// device links nothing of sim/func. Copies and fills are applied to the shadow's memory in order;
+// a LAUNCH is run warp by warp from the RTL's commit records through isa's LockstepChecker, which
+// injects the RTL's nondeterministic values (special registers, load bytes, atomics' old values)
+// and compares every record. The first difference stops the run with both states printed.
 //
 // The shadow knows the device only through what the host writes (the ring, through the host-DMA
 // port) and the hooks below, so it runs against any source of RTL-shaped records: the Verilated
 // GPU, or a test that feeds records of its own.
 #pragma once
 
-#include "warpforge/func/device.h"
-#include "warpforge/func/lockstep.h"
+#include "warpforge/isa/config.gen.h"
 #include "warpforge/isa/device.gen.h"
 #include "warpforge/isa/device_plugin.h"
+#include "warpforge/isa/golden.h"
+#include "warpforge/isa/lockstep.h"
 
 #include <cstdint>
 #include <deque>
@@ -36,7 +38,9 @@ public:
     std::function<void()> flush;
   };
 
-  RtlLockstep(const isa::Config &config, Hooks hooks, const func::Injection &inject = {});
+  /// When the emulator's plugin cannot be loaded, the lockstep is stopped at once (stopped() says
+  /// why, and hooks.stop is called).
+  RtlLockstep(const isa::Config &config, Hooks hooks, const isa::Injection &inject = {});
   ~RtlLockstep();
 
   /// A control-register write the host makes (before the device sees it).
@@ -54,7 +58,8 @@ public:
   uint64_t launches() const { return launches_; }
   /// Why the run was stopped, or empty.
   const std::string &stopped() const { return stopped_; }
-  func::Device &shadow() { return *shadow_; }
+  /// The shadow (null when it could not be created).
+  isa::GoldenModel *shadow() { return shadow_.get(); }
 
 private:
   void fetch(uint32_t tail);
@@ -67,13 +72,13 @@ private:
   const isa::Config &config_;
   Hooks hooks_;
   uint64_t codeBase_ = 0; ///< the running launch's code segment (records lacking the word)
-  func::Injection inject_;
-  std::unique_ptr<func::Device> shadow_;
+  isa::Injection inject_;
+  std::unique_ptr<isa::GoldenModel> shadow_;
   wf_host_dma_port port_{};
   uint64_t queueBase_ = 0;
   uint32_t queueSize_ = 0, head_ = 0;
   std::deque<isa::dev::Command> pending_; ///< rung but not yet run by the shadow
-  std::unique_ptr<func::LockstepChecker> checker_;
+  std::unique_ptr<isa::LockstepChecker> checker_;
   uint64_t launchSeq_ = 0, launchCompletion_ = ~0ull;
   uint64_t comparedBefore_ = 0, launches_ = 0;
   std::string stopped_;

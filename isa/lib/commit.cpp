@@ -1,6 +1,6 @@
 //===- commit.cpp - Reading and printing commit records ------------------------===//
 
-#include "warpforge/func/commit.h"
+#include "warpforge/isa/commit.h"
 
 #include "warpforge/isa/isa.gen.h"
 
@@ -9,12 +9,12 @@
 #include <bit>
 #include <iterator>
 
-namespace wf::func {
+namespace wf::isa {
 
-using isa::dev::CommitKind;
-using isa::dev::CommitPart;
-using isa::dev::CommitPartKind;
-using isa::dev::CommitRecord;
+using dev::CommitKind;
+using dev::CommitPart;
+using dev::CommitPartKind;
+using dev::CommitRecord;
 
 namespace {
 
@@ -152,7 +152,7 @@ void appendMemory(std::string &out, char tag, const CommitPartView &p) {
 }
 
 std::string_view sregName(unsigned index) {
-  return index < isa::kNumSRegs ? isa::kSRegs[index].name : std::string_view("?");
+  return index < kNumSRegs ? kSRegs[index].name : std::string_view("?");
 }
 
 } // namespace
@@ -161,7 +161,7 @@ void appendCommitLine(std::string &out, std::span<const uint8_t> record) {
   CommitView v(record);
   const CommitRecord &h = v.header();
   auto it = std::back_inserter(out);
-  std::string_view op = isa::kOps[h.opcode].valid ? isa::kOps[h.opcode].name : "ILLEGAL";
+  std::string_view op = kOps[h.opcode].valid ? kOps[h.opcode].name : "ILLEGAL";
   fmt::format_to(it, "{},{},{} {} {}:{} {:08x} {:08x} {:08x} {}{}", h.blockX, h.blockY, h.blockZ,
                  h.warp, h.core, h.slot, h.pc, h.active, h.exec, op,
                  h.kind == uint8_t(CommitKind::BarRelease) ? ".RELEASE" : "");
@@ -214,4 +214,4 @@ std::string formatCommit(std::span<const uint8_t> record) {
   return s;
 }
 
-} // namespace wf::func
+} // namespace wf::isa

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "warpforge/runtime/plugins.h"
+#include "warpforge/isa/plugins.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -14,7 +14,7 @@
 #include <map>
 #include <mutex>
 
-namespace wf::rt {
+namespace wf::isa {
 namespace fs = std::filesystem;
 
 std::vector<std::string> pluginSearchPath() {
@@ -40,6 +40,7 @@ std::vector<std::string> pluginSearchPath() {
       dirs.push_back((where.parent_path() / "warpforge" / "devices").string());
       dirs.push_back(
           (where.parent_path().parent_path() / "lib" / "warpforge" / "devices").string());
+      dirs.push_back(where.parent_path().string());
     }
   }
   return dirs;
@@ -82,12 +83,19 @@ static std::string installedSummary() {
          (dirs.empty() ? std::string("nothing") : dirs) + " (WARPFORGE_DEVICE_PATH adds folders)";
 }
 
+namespace {
+struct Loaded {
+  const wf_device_plugin *plugin;
+  void *handle;
+};
+std::mutex loadMutex;
+std::map<std::string, Loaded> loaded;
+} // namespace
+
 const wf_device_plugin *loadPlugin(const std::string &name, std::string &error) {
-  static std::mutex mutex;
-  static std::map<std::string, const wf_device_plugin *> loaded;
-  std::lock_guard lock(mutex);
+  std::lock_guard lock(loadMutex);
   if (auto it = loaded.find(name); it != loaded.end())
-    return it->second;
+    return it->second.plugin;
 
   bool plausible = !name.empty() && name.find('/') == std::string::npos;
   std::string path;
@@ -117,8 +125,18 @@ const wf_device_plugin *loadPlugin(const std::string &name, std::string &error) 
     ::dlclose(handle);
     return nullptr;
   }
-  loaded[name] = plugin;
+  loaded[name] = Loaded{plugin, handle};
   return plugin;
 }
 
-} // namespace wf::rt
+void *pluginSymbol(const std::string &name, const char *symbol, std::string &error) {
+  if (!loadPlugin(name, error))
+    return nullptr;
+  std::lock_guard lock(loadMutex);
+  void *found = ::dlsym(loaded.at(name).handle, symbol);
+  if (!found)
+    error = "device plugin '" + name + "' (" + fileNameOf(name) + ") does not export " + symbol;
+  return found;
+}
+
+} // namespace wf::isa

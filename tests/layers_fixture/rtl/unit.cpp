@@ -1,0 +1,2 @@
+// planted: C++ in rtl/
+int unit;

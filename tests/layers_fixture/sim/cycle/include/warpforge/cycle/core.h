@@ -1,0 +1,2 @@
+#pragma once
+#include "warpforge/isa/config.h"

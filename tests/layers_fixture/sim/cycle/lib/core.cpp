@@ -1,0 +1,4 @@
+// planted: the cycle model includes the emulator
+#include "warpforge/cycle/core.h"
+#include "warpforge/func/device.h"
+#include <vector>
