@@ -662,7 +662,17 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
   API("cudaMemcpy2DAsync");
   REQUIRE_DEVICE();
   if (!validStream(s)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  if (capturing(s)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
+  if (capturing(s)) { // a memcpy node: one slice of `height` rows
+    if (!width || !height) RETURN(Error::cudaSuccess);
+    cudaMemcpy3DParms p{};
+    p.srcPtr = cudaPitchedPtr{const_cast<void *>(src), spitch, width, height};
+    p.dstPtr = cudaPitchedPtr{dst, dpitch, width, height};
+    p.extent = cudaExtent{width, height, 1};
+    p.kind = kind;
+    Node n;
+    if (Error e = copyNode(&p, n); e != Error::cudaSuccess) RETURN(e);
+    RETURN(captureNode(s, std::move(n)));
+  }
   RETURN(memcpy2D(dst, dpitch, src, spitch, width, height, kind, s, true));
 }
 cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_t height) {
@@ -1146,7 +1156,11 @@ cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *p, cudaStream_t stream) {
   API("cudaMemcpy3DAsync");
   REQUIRE_DEVICE();
   if (!validStream(stream)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  if (capturing(stream)) RETURN(Error::cudaErrorStreamCaptureUnsupported);
+  if (capturing(stream)) { // a memcpy node (linear memory; CUDA arrays are not supported there)
+    Node n;
+    if (Error e = copyNode(p, n); e != Error::cudaSuccess) RETURN(e);
+    RETURN(captureNode(stream, std::move(n)));
+  }
   RETURN(memcpy3D(p, stream, true));
 }
 cudaError_t cudaMemset3D(cudaPitchedPtr p, int value, cudaExtent e) {

@@ -23,6 +23,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <set>
 #include <string>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -2171,6 +2172,317 @@ CUresult cuGraphExecUpdate_v2(CUgraphExec_st *exec, CUgraph_st *graph,
                                             : toResult(Error::cudaErrorGraphExecUpdateFailure);
 }
 
+
+// --- pointer attributes, address ranges, 2D and 3D copies --------------------------------------
+
+struct CUDA_MEMCPY2D_st {
+  size_t srcXInBytes, srcY;
+  int srcMemoryType; ///< CUmemorytype: 1 host, 2 device, 3 array, 4 unified
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  void *srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes, dstY;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  void *dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes, Height;
+};
+struct CUDA_MEMCPY3D_st {
+  size_t srcXInBytes, srcY, srcZ, srcLOD;
+  int srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  void *srcArray;
+  void *reserved0;
+  size_t srcPitch, srcHeight;
+  size_t dstXInBytes, dstY, dstZ, dstLOD;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  void *dstArray;
+  void *reserved1;
+  size_t dstPitch, dstHeight;
+  size_t WidthInBytes, Height, Depth;
+};
+
+} // extern "C"
+
+namespace {
+
+/// What the common layer knows of `address`: CUDA's view of one pointer.
+struct PointerInfo {
+  int memoryType = 0; ///< CUmemorytype; 0: not a CUDA pointer
+  bool managed = false;
+  uint64_t device = 0, host = 0, base = 0, size = 0;
+};
+
+PointerInfo pointerInfo(uint64_t address) {
+  PointerInfo p;
+  uint64_t base = 0, size = 0;
+  const void *hostPtr = reinterpret_cast<const void *>(address);
+  if (rt().deviceAllocation(address, base, size)) {
+    p.managed = rt().isManaged(address);
+    p.memoryType = 2; // CU_MEMORYTYPE_DEVICE (managed memory too, as CUDA reports it)
+    p.device = address;
+    p.host = p.managed ? address : 0;
+    p.base = base;
+    p.size = size;
+  } else if (auto h = rt().findHost(hostPtr, &base)) {
+    p.memoryType = 1; // CU_MEMORYTYPE_HOST
+    p.host = address;
+    p.device = h->device ? h->device + (address - base) : rt().hostToDevice(hostPtr);
+    p.base = base;
+    p.size = h->size;
+  }
+  return p;
+}
+
+/// Addresses whose CU_POINTER_ATTRIBUTE_SYNC_MEMOPS was set (every copy here is synchronous with
+/// respect to the device already; the attribute is kept for the query).
+std::set<uint64_t> gSyncMemops;
+
+/// One attribute into `data` (its size by the attribute's type).
+CUresult pointerAttribute(void *data, int attribute, const PointerInfo &p) {
+  auto put = [data](auto value) {
+    std::memcpy(data, &value, sizeof value);
+    return kSuccess;
+  };
+  switch (attribute) { // CUpointer_attribute
+  case 1: // CONTEXT
+    return put(static_cast<CUcontext>(&gPrimary));
+  case 2: // MEMORY_TYPE
+    return put(unsigned(p.memoryType));
+  case 3: // DEVICE_POINTER
+    if (!p.device)
+      return kInvalidValue;
+    return put(CUdeviceptr(p.device));
+  case 4: // HOST_POINTER
+    if (!p.host)
+      return kInvalidValue;
+    return put(reinterpret_cast<void *>(p.host));
+  case 6: // SYNC_MEMOPS
+    return put(int(gSyncMemops.count(p.base) != 0));
+  case 8: // IS_MANAGED
+    return put(int(p.managed));
+  case 9: // DEVICE_ORDINAL
+    return put(int(0));
+  case 10: // IS_LEGACY_CUDA_IPC_CAPABLE: no IPC here
+    return put(int(0));
+  case 11: // RANGE_START_ADDR
+    return put(CUdeviceptr(p.base));
+  case 12: // RANGE_SIZE
+    return put(size_t(p.size));
+  case 13: // MAPPED
+    return put(int(1));
+  case 14: // ALLOWED_HANDLE_TYPES: CU_MEM_HANDLE_TYPE_NONE (no shareable handles)
+    return put(0ull);
+  case 15: // IS_GPU_DIRECT_RDMA_CAPABLE
+    return put(int(0));
+  case 16: // ACCESS_FLAGS: CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE
+    return put(int(3));
+  case 21: // IS_HW_DECOMPRESS_CAPABLE
+    return put(int(0));
+  case 5:  // P2P_TOKENS (GPUDirect RDMA)
+  case 7:  // BUFFER_ID
+  case 17: // MEMPOOL_HANDLE
+  case 18: // MAPPING_SIZE
+  case 19: // MAPPING_BASE_ADDR
+  case 20: // MEMORY_BLOCK_ID
+    return toResult(rt().notSupported("this CU_POINTER_ATTRIBUTE"));
+  default:
+    return kInvalidValue;
+  }
+}
+
+/// One side of a 2D/3D copy: its address and whether it is device memory.
+bool copySide(int type, const void *host, CUdeviceptr device, const void *array, uint64_t &base,
+              int &kindBit, CUresult &error) {
+  switch (type) {
+  case 1: // CU_MEMORYTYPE_HOST
+    base = reinterpret_cast<uint64_t>(host);
+    kindBit = 0;
+    return true;
+  case 2: // CU_MEMORYTYPE_DEVICE
+    base = device;
+    kindBit = 1;
+    return true;
+  case 4: // CU_MEMORYTYPE_UNIFIED: the pointer is in srcDevice/dstDevice; the kind inferred
+    base = device;
+    kindBit = 2;
+    return true;
+  case 3: // CU_MEMORYTYPE_ARRAY
+    (void)array;
+    error = toResult(rt().notSupported("driver API copies with CUDA arrays (cuArrayCreate is not written yet)"));
+    return false;
+  default:
+    error = kInvalidValue;
+    return false;
+  }
+}
+
+/// cuMemcpy3D's work (2D copies are one slice): row by row in `s`'s order, or captured as a
+/// memcpy node when `s` is capturing.
+CUresult copy3D(const CUDA_MEMCPY3D_st *p, CUstream s, bool async) {
+  if (!p)
+    return kInvalidValue;
+  uint64_t src = 0, dst = 0;
+  int srcBit = 0, dstBit = 0;
+  CUresult error = kSuccess;
+  if (!copySide(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, src, srcBit, error) ||
+      !copySide(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, dst, dstBit, error))
+    return error;
+  if (!src || !dst)
+    return kInvalidValue;
+  size_t width = p->WidthInBytes, height = p->Height, depth = p->Depth;
+  // A pitch narrower than the rows (of several rows), or a slice shorter than its rows (of
+  // several slices), is invalid.
+  if ((height > 1 || depth > 1) &&
+      (p->srcXInBytes + width > p->srcPitch || p->dstXInBytes + width > p->dstPitch))
+    return kInvalidValue;
+  if (depth > 1 && (p->srcY + height > p->srcHeight || p->dstY + height > p->dstHeight))
+    return kInvalidValue;
+  Runtime::CopyKind kind = Runtime::CopyKind::Default;
+  if (srcBit != 2 && dstBit != 2)
+    kind = Runtime::CopyKind(srcBit * 2 + dstBit); // HtoH 0, HtoD 1, DtoH 2, DtoD 3
+  CUstream_st *stream = streamOf(s);
+  if (!stream)
+    return kInvalidHandle;
+  if (!width || !height || !depth)
+    return kSuccess;
+  if (stream->capture) {
+    if (!async)
+      return toResult(Error::cudaErrorStreamCaptureUnsupported);
+    wf::rt::GraphNode n;
+    n.type = cudaGraphNodeTypeMemcpy;
+    cudaMemcpy3DParms &c = n.copy;
+    c.srcPtr = cudaPitchedPtr{reinterpret_cast<void *>(src), p->srcPitch ? p->srcPitch : width,
+                              width, p->srcHeight ? p->srcHeight : height};
+    c.dstPtr = cudaPitchedPtr{reinterpret_cast<void *>(dst), p->dstPitch ? p->dstPitch : width,
+                              width, p->dstHeight ? p->dstHeight : height};
+    c.srcPos = cudaPos{p->srcXInBytes, p->srcY, p->srcZ};
+    c.dstPos = cudaPos{p->dstXInBytes, p->dstY, p->dstZ};
+    c.extent = cudaExtent{width, height, depth};
+    c.kind = cudaMemcpyKind(int(kind));
+    return toResult(wf::rt::graphs().capture(stream, std::move(n)));
+  }
+  for (size_t z = 0; z < depth; ++z)
+    for (size_t y = 0; y < height; ++y) {
+      uint64_t from = src + ((p->srcZ + z) * p->srcHeight + p->srcY + y) * p->srcPitch + p->srcXInBytes;
+      uint64_t to = dst + ((p->dstZ + z) * p->dstHeight + p->dstY + y) * p->dstPitch + p->dstXInBytes;
+      if (Error e = rt().memcpy(reinterpret_cast<void *>(to), reinterpret_cast<const void *>(from),
+                                width, kind, stream, true);
+          e != Error::cudaSuccess)
+        return toResult(e);
+    }
+  // The synchronous forms return when the copy is done.
+  return async ? kSuccess : toResult(rt().synchronize(stream));
+}
+
+CUresult copy2D(const CUDA_MEMCPY2D_st *p, CUstream s, bool async) {
+  if (!p)
+    return kInvalidValue;
+  CUDA_MEMCPY3D_st q{};
+  q.srcXInBytes = p->srcXInBytes, q.srcY = p->srcY, q.srcMemoryType = p->srcMemoryType;
+  q.srcHost = p->srcHost, q.srcDevice = p->srcDevice, q.srcArray = p->srcArray;
+  q.srcPitch = p->srcPitch, q.srcHeight = p->srcY + p->Height;
+  q.dstXInBytes = p->dstXInBytes, q.dstY = p->dstY, q.dstMemoryType = p->dstMemoryType;
+  q.dstHost = p->dstHost, q.dstDevice = p->dstDevice, q.dstArray = p->dstArray;
+  q.dstPitch = p->dstPitch, q.dstHeight = p->dstY + p->Height;
+  q.WidthInBytes = p->WidthInBytes, q.Height = p->Height, q.Depth = 1;
+  if (p->Height > 1 && (p->srcXInBytes + p->WidthInBytes > p->srcPitch ||
+                        p->dstXInBytes + p->WidthInBytes > p->dstPitch))
+    return kInvalidValue;
+  return copy3D(&q, s, async);
+}
+
+} // namespace
+
+extern "C" {
+
+CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr ptr) {
+  CONTEXT_CALL();
+  if (!data)
+    return kInvalidValue;
+  PointerInfo p = pointerInfo(ptr);
+  if (!p.memoryType)
+    return kInvalidValue; // not memory CUDA knows
+  return pointerAttribute(data, attribute, p);
+}
+CUresult cuPointerGetAttributes(unsigned count, int *attributes, void **data, CUdeviceptr ptr) {
+  CONTEXT_CALL();
+  if (!count || !attributes || !data)
+    return kInvalidValue;
+  // Unlike cuPointerGetAttribute, memory CUDA does not know is no error: its attributes read as
+  // zero (the context as null, the memory type as 0).
+  PointerInfo p = pointerInfo(ptr);
+  for (unsigned i = 0; i < count; ++i) {
+    if (!data[i])
+      return kInvalidValue;
+    if (!p.memoryType && attributes[i] >= 1 && attributes[i] <= 21) {
+      size_t bytes = attributes[i] == 1 || attributes[i] == 3 || attributes[i] == 4 ||
+                             attributes[i] == 11 || attributes[i] == 12 || attributes[i] == 14 ||
+                             attributes[i] == 17 || attributes[i] == 18 || attributes[i] == 19 ||
+                             attributes[i] == 20 || attributes[i] == 7
+                         ? 8
+                         : 4;
+      std::memset(data[i], 0, bytes);
+      continue;
+    }
+    if (CUresult r = pointerAttribute(data[i], attributes[i], p))
+      return r;
+  }
+  return kSuccess;
+}
+CUresult cuPointerSetAttribute(const void *value, int attribute, CUdeviceptr ptr) {
+  CONTEXT_CALL();
+  if (!value)
+    return kInvalidValue;
+  if (attribute != 6) // only CU_POINTER_ATTRIBUTE_SYNC_MEMOPS may be set
+    return kInvalidValue;
+  PointerInfo p = pointerInfo(ptr);
+  if (p.memoryType != 2)
+    return kInvalidValue;
+  if (*static_cast<const int *>(value))
+    gSyncMemops.insert(p.base);
+  else
+    gSyncMemops.erase(p.base);
+  return kSuccess;
+}
+CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr ptr) {
+  CONTEXT_CALL();
+  uint64_t b = 0, s = 0;
+  if (!rt().deviceAllocation(ptr, b, s))
+    return kNotFound;
+  if (base)
+    *base = b;
+  if (size)
+    *size = s;
+  return kSuccess;
+}
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D_st *p) {
+  CONTEXT_CALL();
+  return copy2D(p, nullptr, false);
+}
+CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D_st *p) {
+  CONTEXT_CALL();
+  return copy2D(p, nullptr, false); // no alignment rule here to relax
+}
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D_st *p, CUstream s) {
+  CONTEXT_CALL();
+  return copy2D(p, s, true);
+}
+CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D_st *p) {
+  CONTEXT_CALL();
+  return copy3D(p, nullptr, false);
+}
+CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D_st *p, CUstream s) {
+  CONTEXT_CALL();
+  return copy3D(p, s, true);
+}
+
 // --- cuda.h's CUDA_API_PER_THREAD_DEFAULT_STREAM: the same calls, the null stream the thread's ---
 #define PER_THREAD(name, suffix, params, args)                                                     \
   CUresult name##suffix params {                                                                   \
@@ -2184,6 +2496,11 @@ PER_THREAD(cuStreamGetCaptureInfo_v3, _ptsz, (CUstream t, int *c, unsigned long 
 PER_THREAD(cuGraphLaunch, _ptsz, (CUgraphExec_st *g, CUstream t), (g, t))
 PER_THREAD(cuGraphUpload, _ptsz, (CUgraphExec_st *g, CUstream t), (g, t))
 PER_THREAD(cuGraphInstantiateWithParams, _ptsz, (CUgraphExec_st **e, CUgraph_st *g, CUDA_GRAPH_INSTANTIATE_PARAMS_st *p), (e, g, p))
+PER_THREAD(cuMemcpy2D_v2, _ptds, (const CUDA_MEMCPY2D_st *p), (p))
+PER_THREAD(cuMemcpy2DUnaligned_v2, _ptds, (const CUDA_MEMCPY2D_st *p), (p))
+PER_THREAD(cuMemcpy2DAsync_v2, _ptsz, (const CUDA_MEMCPY2D_st *p, CUstream t), (p, t))
+PER_THREAD(cuMemcpy3D_v2, _ptds, (const CUDA_MEMCPY3D_st *p), (p))
+PER_THREAD(cuMemcpy3DAsync_v2, _ptsz, (const CUDA_MEMCPY3D_st *p, CUstream t), (p, t))
 PER_THREAD(cuMemcpy, _ptds, (CUdeviceptr d, CUdeviceptr s, size_t n), (d, s, n))
 PER_THREAD(cuMemcpyAsync, _ptsz, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream t), (d, s, n, t))
 PER_THREAD(cuMemcpyPeer, _ptds, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n), (d, dc, s, sc, n))

@@ -799,6 +799,21 @@ bool Runtime::isManaged(uint64_t address) const {
   return address - it->first < std::max<uint64_t>(it->second, 1);
 }
 
+bool Runtime::deviceAllocation(uint64_t address, uint64_t &base, uint64_t &bytes) const {
+  for (const std::map<uint64_t, uint64_t> *allocs : {&deviceAllocs_, &managed_}) {
+    auto it = allocs->upper_bound(address);
+    if (it == allocs->begin())
+      continue;
+    --it;
+    if (address - it->first < std::max<uint64_t>(it->second, 1)) {
+      base = it->first;
+      bytes = it->second;
+      return true;
+    }
+  }
+  return false;
+}
+
 Error Runtime::free(uint64_t address) {
   if (address == 0)
     return Error::cudaSuccess;

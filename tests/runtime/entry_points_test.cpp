@@ -454,3 +454,100 @@ TEST(EntryPoints, Copy3DPeer) {
 }
 
 } // namespace
+
+extern "C" {
+CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr ptr);
+CUresult cuPointerGetAttributes(unsigned count, int *attributes, void **data, CUdeviceptr ptr);
+CUresult cuPointerSetAttribute(const void *value, int attribute, CUdeviceptr ptr);
+CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr ptr);
+CUresult cuMemAllocHost_v2(void **ptr, size_t bytes);
+CUresult cuMemFreeHost(void *ptr);
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n);
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n);
+struct Memcpy2D { // CUDA_MEMCPY2D
+  size_t srcXInBytes, srcY;
+  int srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  void *srcArray;
+  size_t srcPitch, dstXInBytes, dstY;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  void *dstArray;
+  size_t dstPitch, WidthInBytes, Height;
+};
+CUresult cuMemcpy2D_v2(const Memcpy2D *p);
+}
+
+TEST(EntryPoints, DriverPointerAttributesAndPitchedCopies) {
+  ASSERT_EQ(cuInit(0), 0);
+  CUdeviceptr d = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&d, 1000), 0);
+  unsigned type = 0;
+  EXPECT_EQ(cuPointerGetAttribute(&type, 2 /* MEMORY_TYPE */, d + 999), 0);
+  EXPECT_EQ(type, 2u); // CU_MEMORYTYPE_DEVICE
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  EXPECT_EQ(cuMemGetAddressRange_v2(&base, &size, d + 500), 0);
+  EXPECT_EQ(base, d);
+  EXPECT_EQ(size, 1000u);
+  // Memory CUDA does not know: an error for one attribute, zeros for several, not found as a range.
+  static int unknown[4];
+  auto u = reinterpret_cast<CUdeviceptr>(unknown);
+  EXPECT_EQ(cuPointerGetAttribute(&type, 2, u), 1); // CUDA_ERROR_INVALID_VALUE
+  int attrs[2] = {2, 11 /* RANGE_START_ADDR */};
+  type = 7;
+  CUdeviceptr start = 7;
+  void *data[2] = {&type, &start};
+  EXPECT_EQ(cuPointerGetAttributes(2, attrs, data, u), 0);
+  EXPECT_EQ(type, 0u);
+  EXPECT_EQ(start, 0u);
+  EXPECT_EQ(cuMemGetAddressRange_v2(&base, &size, u), 500); // CUDA_ERROR_NOT_FOUND
+  // Pinned host memory.
+  void *pinned = nullptr;
+  ASSERT_EQ(cuMemAllocHost_v2(&pinned, 256), 0);
+  void *host = nullptr;
+  EXPECT_EQ(cuPointerGetAttribute(&type, 2, reinterpret_cast<CUdeviceptr>(pinned)), 0);
+  EXPECT_EQ(type, 1u); // CU_MEMORYTYPE_HOST
+  EXPECT_EQ(cuPointerGetAttribute(&host, 4 /* HOST_POINTER */, reinterpret_cast<CUdeviceptr>(pinned)), 0);
+  EXPECT_EQ(host, pinned);
+  EXPECT_EQ(cuPointerGetAttribute(&host, 4, d), 1); // device memory has no host pointer
+  // SYNC_MEMOPS round trip; attributes that do not apply here.
+  int one = 1, got = 0;
+  EXPECT_EQ(cuPointerSetAttribute(&one, 6, d), 0);
+  EXPECT_EQ(cuPointerGetAttribute(&got, 6, d + 8), 0);
+  EXPECT_EQ(got, 1);
+  EXPECT_EQ(cuPointerSetAttribute(&one, 2, d), 1);
+  unsigned long long id = 0;
+  EXPECT_EQ(cuPointerGetAttribute(&id, 7 /* BUFFER_ID */, d), 801);
+
+  // A 2D copy of 3 rows of 12 bytes into 16-byte device rows, and bad pitches and kinds.
+  int src[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, back[12] = {};
+  ASSERT_EQ(cuMemcpyHtoD_v2(d, back, sizeof back), 0);
+  Memcpy2D m{};
+  m.srcMemoryType = 1;
+  m.srcHost = src;
+  m.srcPitch = 12;
+  m.dstMemoryType = 2;
+  m.dstDevice = d;
+  m.dstPitch = 16;
+  m.WidthInBytes = 12;
+  m.Height = 3;
+  ASSERT_EQ(cuMemcpy2D_v2(&m), 0);
+  ASSERT_EQ(cuMemcpyDtoH_v2(back, d, sizeof back), 0);
+  EXPECT_EQ(back[4], 4);
+  EXPECT_EQ(back[3], 0);
+  EXPECT_EQ(back[10], 9);
+  Memcpy2D bad = m;
+  bad.dstPitch = 8; // narrower than a row
+  EXPECT_EQ(cuMemcpy2D_v2(&bad), 1);
+  bad = m;
+  bad.dstMemoryType = 3; // a CUDA array: not written yet in the driver API
+  EXPECT_EQ(cuMemcpy2D_v2(&bad), 801);
+  bad = m;
+  bad.srcMemoryType = 9;
+  EXPECT_EQ(cuMemcpy2D_v2(&bad), 1);
+  EXPECT_EQ(cuMemFreeHost(pinned), 0);
+  EXPECT_EQ(cuMemFree_v2(d), 0);
+}

@@ -196,6 +196,8 @@ public:
   bool managedSupported();
   /// True when `address` lies in a managed allocation or a __managed__ variable.
   bool isManaged(uint64_t address) const;
+  /// The cudaMalloc/cudaMallocManaged allocation holding `address`: its base and requested size.
+  bool deviceAllocation(uint64_t address, uint64_t &base, uint64_t &bytes) const;
   Error free(uint64_t address);
   /// True when [address, address+bytes) lies in one live device allocation (or module data),
   /// within the bytes asked for: every copy, fill and symbol access is checked with it.
