@@ -267,6 +267,22 @@ package wf_core_pkg;
     logic [SbEntryBits-1:0] sb_entry;
   } ret_wb_t;
 
+  // LSU -> core: a memory fault found at the LSU's address stage (docs/microarchitecture.md,
+  // "Faults"): the lowest faulting lane of the first faulting pass. The core turns warp and lane
+  // into the block and thread indices of wf_soc_pkg::fault_t; the rest are the Completion
+  // record's fault fields as the emulator fills them (fault_code is 0 for memory faults).
+  typedef struct packed {
+    logic [WarpIdBits-1:0] warp;
+    logic [PcBits-1:0]     pc;
+    logic [4:0]            lane;     // lane of the warp (0..31)
+    logic [31:0]           kind;     // wf_device_pkg::fault_e: OUT_OF_BOUNDS, MISALIGNED, READ_ONLY_WRITE
+    logic [63:0]           address;  // the lane's address (32-bit spaces: the 32-bit value)
+    logic [15:0]           detail;   // wf_device_pkg::fault_detail_e
+    logic [7:0]            space;    // wf_isa_pkg::space_e of the resolved access
+    logic                  write;    // a store or an atomic
+    logic [31:0]           size;     // bytes of the access
+  } lsu_fault_t;
+
   // CTRL unit -> fetch: the warp's new fetch pc after a CTRL instruction resolved (or a pick).
   typedef struct packed {
     logic                  valid;
