@@ -30,15 +30,22 @@
 //                    device.toml detail; fault_warp_o/fault_lane_o the lowest exec lane of the
 //                    warp, from which the core fills the block and thread fields. A faulting
 //                    instruction changes no state.
-//   release_o, ret_valid_o/ret_o/ret_data_o  the scoreboard release (RelCtrl) and the return
-//                    write-back of warp operations, B2R, BAR.RED and CALL's link: not built yet
-//                    (held at zero).
+//   ret_valid_o, ret_o, ret_lanes_o, ret_data_o, ret_grant_i  the return path of register
+//                    results (CALL's and CALLR's link = the byte offset of pc + 1; B2R = the
+//                    barrier mask), as the LSU's: from the cycle after the resolution, its P
+//                    passes one a cycle (ret_o.pass, ret_o.rd; ret_lanes_o the pass's exec
+//                    lanes to write, ret_data_o the same value in every lane), each held until
+//                    ret_grant_i (wf_exec_dispatch's CTRL return grant); ret_valid_o does not
+//                    depend on ret_grant_i. Written whatever the exec mask, so that the
+//                    last pass (ret_o.release_sb) can release the scoreboard entry. The unit is
+//                    busy while ret_valid_o is high: issue sends no CTRL instruction then.
+//                    Warp operations and BAR.RED results are not built yet.
+//   release_o        the scoreboard release (RelCtrl): in the cycle the last pass is taken.
 //
-// Built: BRA, CALL's jump (not its link write), BRX, RET, CALLR's jump (not its link write),
-// EXIT, BSSY, BSYNC, the yield of a spinning group, the convergence pick, TRAP/BPT faults, bad
-// jump targets. Every other CTRL opcode resolves as "continue at the next pc" (a redirect when it
-// stops fetch) and is NOT yet what execution-model.md says: WARPSYNC (right only when its group
-// is complete), BAR, B2R, R2B, NANOSLEEP (no sleep), VOTE, SHFL, MATCH, REDUX (no result).
+// Built: BRA, CALL, BRX, RET, CALLR (jumps and link writes), EXIT, BSSY, BSYNC, B2R, R2B, the
+// yield of a spinning group, the convergence pick, TRAP/BPT faults, bad jump targets. Every
+// other CTRL opcode resolves as "continue at the next pc" (a redirect when it stops fetch) and is NOT yet what execution-model.md says: WARPSYNC (right only when its group
+// is complete), BAR, NANOSLEEP (no sleep), VOTE, SHFL, MATCH, REDUX (no result).
 // BRX/CALLR/RET's minimum over 32 lane targets is one combinational tree (a depth to pipeline).
 //
 // Timing (hls CtrlUnit): pass in t, resolution in t + 1 (state written at its end). The pick: in
@@ -61,7 +68,8 @@ module wf_ctrl #(
   localparam int unsigned WarpBits      = Warps > 1 ? $clog2(Warps) : 1,
   localparam int unsigned PcBits        = wf_core_pkg::PcBits,
   localparam int unsigned NumBars       = wf_isa_pkg::NumBarrierRegs,
-  localparam int unsigned BackBits      = $clog2(YieldBackEdges + 1)
+  localparam int unsigned BackBits      = $clog2(YieldBackEdges + 1),
+  localparam int unsigned Passes        = 32 / Lanes
 ) (
   input  logic                              clk_i,
   input  logic                              rst_ni,
@@ -85,8 +93,10 @@ module wf_ctrl #(
   output logic [Warps-1:0]                  done_o,
   // scoreboard release and return write-back (not built yet)
   output wf_core_pkg::sb_release_t          release_o,
+  input  logic                              ret_grant_i,
   output logic                              ret_valid_o,
   output wf_core_pkg::ret_wb_t              ret_o,
+  output logic [Lanes-1:0]                  ret_lanes_o,
   output logic [Lanes-1:0][31:0]            ret_data_o,
   // faults
   output logic                              fault_valid_o,
@@ -116,6 +126,15 @@ module wf_ctrl #(
   // (operand a of every pass, lane pass * Lanes + l).
   wf_core_pkg::ctrl_pass_t        res_q;
   logic [31:0][31:0]              tgt_d, tgt_q;
+
+  // The return path: one register result (CALL/CALLR link, B2R), P passes.
+  logic                           ret_valid_d, ret_valid_q;
+  logic [WarpBits-1:0]            ret_warp_d, ret_warp_q;
+  logic [4:0]                     ret_pass_d, ret_pass_q;
+  logic [7:0]                     ret_rd_d, ret_rd_q;
+  logic [wf_core_pkg::SbEntryBits-1:0] ret_sb_d, ret_sb_q;
+  logic [31:0]                    ret_lanes_d, ret_lanes_q;
+  logic [31:0]                    ret_value_d, ret_value_q;
 
   // Pick pipeline: stage 1 the 32 keys, stages 2..6 the tree levels (16, 8, 4, 2, 1 nodes).
   logic [5:0]                     pk_valid_q;
@@ -157,6 +176,7 @@ module wf_ctrl #(
   logic [15:0]                    fault_detail;
   logic [4:0]                     exec_lane;
   logic                           is_bra, is_ind, is_exit, is_bssy, is_bsync, is_trap, is_bpt;
+  logic                           is_b2r, is_r2b, is_link, ret_last;
   logic [4:0]                     fault_lane;
   logic [31:0]                    fault_code;
   logic                           bad_target;
@@ -175,6 +195,9 @@ module wf_ctrl #(
   assign is_bra   = res_q.op.op == OpBra || res_q.op.op == OpCall;
   assign is_ind   = res_q.op.op == OpBrx || res_q.op.op == OpCallr || res_q.op.op == OpRet;
   assign is_exit  = res_q.op.op == OpExit;
+  assign is_b2r   = res_q.op.op == OpB2r;
+  assign is_r2b   = res_q.op.op == OpR2b;
+  assign is_link  = res_q.op.op == OpCall || res_q.op.op == OpCallr;
   assign is_bssy  = res_q.op.op == OpBssy;
   assign is_bsync = res_q.op.op == OpBsync;
   assign is_trap  = res_q.op.op == OpTrap;
@@ -357,6 +380,8 @@ module wf_ctrl #(
           end
         end
       end
+    end else if (is_r2b) begin
+      if (exec != '0) conv[breg] = tgt_q[exec_lane];
     end else if (is_trap) begin
       if (exec != '0) begin
         fault = 1'b1;
@@ -453,6 +478,19 @@ module wf_ctrl #(
     lpc_we      = 1'b0;
     lpc_waddr   = r;
     bar_we      = 1'b0;
+    ret_valid_d = ret_valid_q;
+    ret_warp_d  = ret_warp_q;
+    ret_pass_d  = ret_pass_q;
+    ret_rd_d    = ret_rd_q;
+    ret_sb_d    = ret_sb_q;
+    ret_lanes_d = ret_lanes_q;
+    ret_value_d = ret_value_q;
+
+    // A pass of the pending result taken; the last one ends it.
+    if (ret_valid_q && ret_grant_i) begin
+      if (ret_last) ret_valid_d = 1'b0;
+      else ret_pass_d = ret_pass_q + 5'd1;
+    end
 
     if (res_go && !fault) begin
       group_d[r]    = grp;
@@ -464,6 +502,15 @@ module wf_ctrl #(
       lpc_we        = lpc_wlane != '0;
       bar_we        = 1'b1;
       row_valid_d[r] = 1'b1;
+      if (is_link || is_b2r) begin
+        ret_valid_d = 1'b1;
+        ret_warp_d  = r;
+        ret_pass_d  = '0;
+        ret_rd_d    = res_q.rd;
+        ret_sb_d    = res_q.sb_reg;
+        ret_lanes_d = exec;
+        ret_value_d = is_link ? {next_pc, 3'b000} : r_row[32 * breg +: 32];
+      end
     end
 
     if (pk_out) begin
@@ -519,6 +566,7 @@ module wf_ctrl #(
       pend_d      = '0;
       picking_d   = '0;
       row_valid_d = '0;
+      ret_valid_d = 1'b0;
     end
   end
 
@@ -539,6 +587,13 @@ module wf_ctrl #(
       tgt_q       <= '0;
       pk_valid_q  <= '0;
       pk_warp_q   <= '0;
+      ret_valid_q <= 1'b0;
+      ret_warp_q  <= '0;
+      ret_pass_q  <= '0;
+      ret_rd_q    <= '0;
+      ret_sb_q    <= '0;
+      ret_lanes_q <= '0;
+      ret_value_q <= '0;
     end else begin
       group_q     <= group_d;
       gpc_q       <= gpc_d;
@@ -553,6 +608,13 @@ module wf_ctrl #(
       tgt_q       <= tgt_d;
       pk_valid_q  <= launch_start_i ? '0 : {pk_valid_q[4:0], pk_in};
       pk_warp_q   <= {pk_warp_q[4:0], pk_in_warp};
+      ret_valid_q <= ret_valid_d;
+      ret_warp_q  <= ret_warp_d;
+      ret_pass_q  <= ret_pass_d;
+      ret_rd_q    <= ret_rd_d;
+      ret_sb_q    <= ret_sb_d;
+      ret_lanes_q <= ret_lanes_d;
+      ret_value_q <= ret_value_d;
     end
   end
 
@@ -609,13 +671,22 @@ module wf_ctrl #(
   assign fault_warp_o       = r;
   assign fault_lane_o       = fault_lane;
 
-  assign release_o   = '0;
-  assign ret_valid_o = 1'b0;
-  assign ret_o       = '0;
-  assign ret_data_o  = '0;
+  assign ret_last           = ret_pass_q == 5'(Passes - 1);
+  assign ret_valid_o        = ret_valid_q;
+  assign ret_o.valid        = ret_valid_q;
+  assign ret_o.warp         = wf_core_pkg::WarpIdBits'(ret_warp_q);
+  assign ret_o.pass         = ret_pass_q;
+  assign ret_o.rd           = ret_rd_q;
+  assign ret_o.release_sb   = ret_last;
+  assign ret_o.sb_entry     = ret_sb_q;
+  assign ret_lanes_o        = ret_lanes_q[32'(ret_pass_q) * Lanes +: Lanes];
+  assign ret_data_o         = {Lanes{ret_value_q}};
+  assign release_o.valid    = ret_valid_q && ret_grant_i && ret_last;
+  assign release_o.warp     = wf_core_pkg::WarpIdBits'(ret_warp_q);
+  assign release_o.entry    = ret_sb_q;
 
   logic unused;
-  assign unused = ^{b_i, c_i, res_q.coll, res_q.pass, res_q.rd, res_q.sb_reg, res_q.sb_pred,
+  assign unused = ^{b_i, c_i, res_q.coll, res_q.pass, res_q.sb_pred,
                     res_q.op.fn, res_q.op.bar_id, res_q.op.match_b64, res_q.op.scope,
                     pk_l5_q[PcBits]};  // the root is a candidate (its flag is 0)
 

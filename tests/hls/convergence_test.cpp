@@ -369,4 +369,45 @@ TEST(CtrlUnit, IndirectTargets) {
   EXPECT_EQ(u.warp(0).runnable, kAll & ~((1u << 5) | (1u << 9)));
 }
 
+// CALL's link leaves through the return path: P passes from the cycle after the resolution, each
+// held until taken; the last one releases the scoreboard entry.
+TEST(CtrlUnit, CallLinkReturns) {
+  CtrlUnit u(1, 1024, 2);
+  std::vector<uint32_t> lanes(1, kAll);
+  const CtrlPassIn none;
+  u.step(none, 0b1, lanes, 0, 128);
+  u.step(none, 0, lanes, 0, 128);
+  CtrlPassIn call;
+  call.valid = true;
+  call.kind = CtrlKind::Call;
+  call.link = true;
+  call.fetchStop = true;
+  call.pc = 5;
+  call.exec = kLow;
+  call.imm = 64;
+  call.rd = 20;
+  call.sbReg = 3;
+  u.step(call, 0, lanes, 0, 128);
+  CtrlOut o = u.step(none, 0, lanes, 0, 128); // resolves: redirect, no return yet
+  EXPECT_TRUE(o.redirect);
+  EXPECT_FALSE(o.ret);
+  EXPECT_TRUE(u.returning());
+  o = u.step(none, 0, lanes, 0, 128, false); // pass 0 offered, not taken
+  ASSERT_TRUE(o.ret);
+  EXPECT_EQ(o.retPass, 0u);
+  EXPECT_EQ(o.retValue, 48u); // (5 + 1) * 8
+  EXPECT_EQ(o.retLanes, kLow);
+  EXPECT_EQ(o.retRd, 20u);
+  EXPECT_FALSE(o.release);
+  o = u.step(none, 0, lanes, 0, 128, true); // pass 0 taken
+  EXPECT_EQ(o.retPass, 0u);
+  EXPECT_FALSE(o.retLast);
+  o = u.step(none, 0, lanes, 0, 128, true); // pass 1 taken: the release
+  EXPECT_EQ(o.retPass, 1u);
+  EXPECT_TRUE(o.retLast);
+  ASSERT_TRUE(o.release);
+  EXPECT_EQ(o.releaseSb, 3u);
+  EXPECT_FALSE(u.returning());
+}
+
 } // namespace

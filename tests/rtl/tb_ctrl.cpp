@@ -1,7 +1,8 @@
 // wf_ctrl against hls::CtrlUnit (hls/convergence.h), cycle by cycle. The bench plays the rest of
 // the core: it admits warps (start_i) with full or partial lane masks, and for warps that have a
 // group (as hls says) it sends random CTRL instructions (BRA, CALL, BRX, RET, CALLR (their
-// per-lane targets over every pass), EXIT, BSSY, BSYNC, TRAP, BPT, MEMBAR, NANOSLEEP) at pcs near the group's pc, with random guards and branch targets in a small
+// per-lane targets over every pass), EXIT, BSSY, BSYNC, B2R, R2B, TRAP, BPT, MEMBAR, NANOSLEEP;
+// the link and B2R results leave through the return path against a random ret_ready_i) at pcs near the group's pc, with random guards and branch targets in a small
 // code segment (so lanes meet at common pcs, barriers complete, loops yield: the yield limit is
 // WF_YIELD back edges), at most one unresolved instruction at a time. Warps that end up idle
 // (finished, or all lanes waiting) are admitted again later. Every cycle the redirect, each
@@ -40,7 +41,8 @@ constexpr Inst kInsts[] = {
     {isa::Opcode::BRA, hls::CtrlKind::Bra},       {isa::Opcode::BRA, hls::CtrlKind::Bra},
     {isa::Opcode::BRA, hls::CtrlKind::Bra},       {isa::Opcode::CALL, hls::CtrlKind::Call},
     {isa::Opcode::BRX, hls::CtrlKind::Indirect},  {isa::Opcode::RET, hls::CtrlKind::Indirect},
-    {isa::Opcode::CALLR, hls::CtrlKind::Indirect},
+    {isa::Opcode::CALLR, hls::CtrlKind::Indirect}, {isa::Opcode::B2R, hls::CtrlKind::B2r},
+    {isa::Opcode::R2B, hls::CtrlKind::R2b},
     {isa::Opcode::EXIT, hls::CtrlKind::Exit},     {isa::Opcode::BSSY, hls::CtrlKind::Bssy},
     {isa::Opcode::BSSY, hls::CtrlKind::Bssy},     {isa::Opcode::BSYNC, hls::CtrlKind::Bsync},
     {isa::Opcode::BSYNC, hls::CtrlKind::Bsync},   {isa::Opcode::BSYNC, hls::CtrlKind::Bsync},
@@ -85,7 +87,7 @@ uint32_t deviceDetail(hls::CtrlFaultKind k) {
 class CtrlBench : public SimExtension {
 public:
   CtrlBench(Vtb_ctrl_top &top, const wf::rtl::SimOptions &o)
-      : top_(top), rng_(o.seed), cycles_left_(o.vectors), model_(kWarps, kYield),
+      : top_(top), rng_(o.seed), cycles_left_(o.vectors), model_(kWarps, kYield, kPasses),
         lanes_(kWarps, 0), started_(kWarps, false), idle_for_(kWarps, 0) {}
 
   void on_reset() override { clear(); }
@@ -93,6 +95,7 @@ public:
   void drive(uint64_t cycle) override {
     clear();
     start_ = 0;
+    ret_ready_ = rng_.chance(70);
     if (passes_left_ > 0) {
       // The next pass of a register-reading instruction (its operand lanes), the last resolves.
       pass_index_++;
@@ -132,6 +135,9 @@ public:
     top_.pass_imm_i = pass_.imm;
     top_.pass_breg_i = pass_.breg;
     top_.pass_pass_i = pass_index_;
+    top_.pass_rd_i = pass_.rd;
+    top_.pass_sb_i = pass_.sbReg;
+    top_.ret_ready_i = ret_ready_;
     for (unsigned l = 0; l < kLanes; ++l)
       set_bits(top_.a_i, 32 * l, 32, pass_.targets[pass_index_ * kLanes + l]);
   }
@@ -144,7 +150,25 @@ public:
       yielded[w] = model_.warp(w).yielded;
       picking[w] = model_.picking(w);
     }
-    const hls::CtrlOut o = model_.step(pass_, start_, lanes_, entry_, kCodeBytes);
+    const hls::CtrlOut o = model_.step(pass_, start_, lanes_, entry_, kCodeBytes, ret_ready_);
+    check(cycle, "ret_valid_o", top_.ret_valid_o, o.ret);
+    if (o.ret) {
+      check(cycle, "ret_warp_o", top_.ret_warp_o, o.retWarp);
+      check(cycle, "ret_pass_o", top_.ret_pass_o, o.retPass);
+      check(cycle, "ret_rd_o", top_.ret_rd_o, o.retRd);
+      check(cycle, "ret_last_o", top_.ret_last_o, o.retLast);
+      check(cycle, "ret_sb_o", top_.ret_sb_o, o.retSb);
+      check(cycle, "ret_lanes_o", top_.ret_lanes_o,
+            (o.retLanes >> (o.retPass * kLanes)) & ((1u << kLanes) - 1));
+      for (unsigned l = 0; l < kLanes; ++l)
+        check(cycle, "ret_data_o", get_bits(top_.ret_data_o, 32 * l, 32), o.retValue, int(l));
+      returns_ += ret_ready_;
+    }
+    check(cycle, "release_valid_o", top_.release_valid_o, o.release);
+    if (o.release) {
+      check(cycle, "release_warp_o", top_.release_warp_o, o.releaseWarp);
+      check(cycle, "release_entry_o", top_.release_entry_o, o.releaseSb);
+    }
     check(cycle, "redirect_valid_o", top_.redirect_valid_o, o.redirect);
     if (o.redirect) {
       check(cycle, "redirect_warp_o", top_.redirect_warp_o, o.redirectWarp);
@@ -185,9 +209,10 @@ public:
     return errors_ == 0 && (cycles_left_ > 0 || next_directed_ == kDirected.size());
   }
   void report() const override {
-    std::printf("tb_ctrl: directed steps %zu of %zu; %llu instructions, %llu redirects, %llu picks, %llu yields, %llu faults, "
+    std::printf("tb_ctrl: %llu returned passes; directed steps %zu of %zu; %llu instructions, "
+                "%llu redirects, %llu picks, %llu yields, %llu faults, "
                 "%llu admissions, %u mismatches\n",
-                next_directed_, kDirected.size(), ull(insts_), ull(redirects_), ull(picks_), ull(yields_), ull(faults_),
+                ull(returns_), next_directed_, kDirected.size(), ull(insts_), ull(redirects_), ull(picks_), ull(yields_), ull(faults_),
                 ull(admits_), errors_);
   }
 
@@ -262,7 +287,7 @@ private:
       }
     }
     // A CTRL instruction: only when the previous one has resolved (sent two cycles ago or more).
-    if (cycle < last_sent_ + 2 || !rng_.chance(60))
+    if (cycle < last_sent_ + 2 || model_.returning() || !rng_.chance(60))
       return;
     unsigned first = rng_.below(kWarps);
     for (unsigned i = 0; i < kWarps; ++i) {
@@ -282,6 +307,9 @@ private:
       if (in.kind == hls::CtrlKind::Exit && rng_.chance(50))
         pass_.exec &= rng_.u32(); // exits thin out slowly
       pass_.breg = rng_.below(3);
+      pass_.link = in.op == isa::Opcode::CALL || in.op == isa::Opcode::CALLR;
+      pass_.rd = uint8_t(rng_.below(256));
+      pass_.sbReg = rng_.below(8);
       if (in.kind == hls::CtrlKind::Bra || in.kind == hls::CtrlKind::Call) {
         // Mostly a target in the code (backward loops included), now and then a bad one.
         pass_.imm = rng_.chance(2) ? (rng_.chance(50) ? kCodeBytes + 8 * rng_.below(4) : 4)
@@ -298,6 +326,11 @@ private:
         if (rng_.chance(3))
           pass_.targets[rng_.below(32)] = rng_.chance(50) ? kCodeBytes : 12;
         pass_.imm = 0;
+        pass_.last = kPasses == 1;
+        passes_left_ = kPasses - 1;
+      } else if (in.kind == hls::CtrlKind::R2b) {
+        for (unsigned l = 0; l < 32; ++l)
+          pass_.targets[l] = rng_.chance(50) ? group : rng_.u32();
         pass_.last = kPasses == 1;
         passes_left_ = kPasses - 1;
       } else if (in.kind == hls::CtrlKind::Trap || in.kind == hls::CtrlKind::Bpt) {
@@ -339,6 +372,8 @@ public:
   std::vector<unsigned> idle_for_;
   hls::CtrlPassIn pass_;
   uint8_t op_ = 0;
+  bool ret_ready_ = true;
+  uint64_t returns_ = 0;
   unsigned pass_index_ = 0, passes_left_ = 0;
   uint64_t start_ = 0;
   uint32_t entry_ = 0;

@@ -21,6 +21,9 @@ module tb_ctrl_top #(
   input  logic [31:0]             pass_imm_i,
   input  logic [3:0]              pass_breg_i,
   input  logic [4:0]              pass_pass_i,
+  input  logic [7:0]              pass_rd_i,
+  input  logic [2:0]              pass_sb_i,
+  input  logic                    ret_ready_i,
   input  logic [Lanes-1:0][31:0]  a_i,
   output logic                    resolve_o,
   output logic                    redirect_valid_o,
@@ -36,15 +39,24 @@ module tb_ctrl_top #(
   output logic [31:0]             fault_code_o,
   output logic [15:0]             fault_detail_o,
   output logic [WarpBits-1:0]     fault_warp_o,
-  output logic [4:0]              fault_lane_o
+  output logic [4:0]              fault_lane_o,
+  output logic                    ret_valid_o,
+  output logic [5:0]              ret_warp_o,
+  output logic [4:0]              ret_pass_o,
+  output logic [7:0]              ret_rd_o,
+  output logic                    ret_last_o,
+  output logic [2:0]              ret_sb_o,
+  output logic [Lanes-1:0]        ret_lanes_o,
+  output logic [Lanes-1:0][31:0]  ret_data_o,
+  output logic                    release_valid_o,
+  output logic [5:0]              release_warp_o,
+  output logic [2:0]              release_entry_o
 );
   wf_core_pkg::ctrl_pass_t      pass;
   wf_core_pkg::fetch_redirect_t redirect;
-  wf_core_pkg::sb_release_t     release_unused;
-  wf_core_pkg::ret_wb_t         ret_unused;
+  wf_core_pkg::sb_release_t     rel;
+  wf_core_pkg::ret_wb_t         ret;
   wf_soc_pkg::fault_t           fault;
-  logic                         ret_valid_unused;
-  logic [Lanes-1:0][31:0]       ret_data_unused;
 
   always_comb begin
     pass         = '0;
@@ -52,6 +64,8 @@ module tb_ctrl_top #(
     pass.warp    = pass_warp_i;
     pass.last    = pass_last_i;
     pass.pass    = pass_pass_i;
+    pass.rd      = pass_rd_i;
+    pass.sb_reg  = pass_sb_i;
     pass.pc      = pass_pc_i;
     pass.exec    = pass_exec_i;
     pass.op.op   = pass_op_i;
@@ -77,10 +91,12 @@ module tb_ctrl_top #(
     .group_o        (group_o),
     .idle_o         (idle_o),
     .done_o         (done_o),
-    .release_o      (release_unused),
-    .ret_valid_o    (ret_valid_unused),
-    .ret_o          (ret_unused),
-    .ret_data_o     (ret_data_unused),
+    .release_o      (rel),
+    .ret_grant_i    (ret_ready_i),
+    .ret_valid_o    (ret_valid_o),
+    .ret_o          (ret),
+    .ret_lanes_o    (ret_lanes_o),
+    .ret_data_o     (ret_data_o),
     .fault_valid_o  (fault_valid_o),
     .fault_o        (fault),
     .fault_detail_o (fault_detail_o),
@@ -95,7 +111,15 @@ module tb_ctrl_top #(
   assign fault_pc_o       = fault.pc;
   assign fault_code_o     = fault.code;
 
+  assign ret_warp_o       = ret.warp;
+  assign ret_pass_o       = ret.pass;
+  assign ret_rd_o         = ret.rd;
+  assign ret_last_o       = ret.release_sb;
+  assign ret_sb_o         = ret.sb_entry;
+  assign release_valid_o  = rel.valid;
+  assign release_warp_o   = rel.warp;
+  assign release_entry_o  = rel.entry;
+
   logic unused;
-  assign unused = ^{release_unused, ret_unused, ret_valid_unused, ret_data_unused, fault.address,
-                    fault.block, fault.thread};
+  assign unused = ^{ret.valid, fault.address, fault.block, fault.thread};
 endmodule

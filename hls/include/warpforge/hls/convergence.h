@@ -330,6 +330,11 @@ inline bool pick(WarpConv &w) {
 //  - Redirects: one a cycle. A resolution's redirect goes out in its cycle; otherwise the lowest
 //    warp that wants one (a pick just formed, an earlier pick, an admitted warp) gets it.
 //  - Admission (start): the warps' groups are set at the end of the cycle; each wants a redirect.
+//  - Register results (CALL's and CALLR's link, B2R): a resolution that writes rd (whatever its
+//    exec mask: the scoreboard entry needs its release) offers its P passes on the return path
+//    from the next cycle, one a cycle while `retReady`; the last one taken releases the entry.
+//    The value is the same for every lane (the return address, the barrier mask); the lanes
+//    written are the exec lanes. No CTRL instruction reaches the unit while a return is pending.
 //  - A warp "has a group" for fetch and issue when its group is not empty and its redirect has
 //    gone out. It is idle when it has no group, no runnable lane and no pick in flight; done when
 //    every lane exited.
@@ -341,6 +346,8 @@ enum class CtrlKind : uint8_t {
   Exit,
   Bssy,
   Bsync,
+  B2r, ///< rd = convergence barrier register breg (through the return path)
+  R2b, ///< breg = operand a of the lowest exec lane
   Trap,
   Bpt,
 };
@@ -355,7 +362,10 @@ struct CtrlPassIn {
   uint32_t exec = 0;      ///< group AND guard
   uint32_t imm = 0;       ///< BRA/CALL: target byte offset; TRAP/BPT: code
   unsigned breg = 0;
-  /// Indirect: every lane's target byte offset (operand a), complete at the last pass.
+  bool link = false;   ///< CALL, CALLR: rd = the return address (byte offset of pc + 1)
+  uint8_t rd = 0;      ///< destination of CALL, CALLR, B2R
+  unsigned sbReg = 0;  ///< its scoreboard entry
+  /// Operand a of every lane (Indirect: the target byte offsets; R2B), complete at the last pass.
   std::array<uint32_t, kConvLanes> targets{};
 };
 
@@ -370,14 +380,31 @@ struct CtrlOut {
   unsigned faultLane = 0;
   uint32_t faultPc = 0;
   uint32_t faultCode = 0; ///< TRAP/BPT code; BadJump: the target byte offset
+  // The return path: one pass of a register write a cycle (offered until `retReady`).
+  bool ret = false;
+  unsigned retWarp = 0;
+  unsigned retPass = 0;
+  uint8_t retRd = 0;
+  bool retLast = false;
+  unsigned retSb = 0;
+  uint32_t retLanes = 0; ///< the warp's lanes written (exec)
+  uint32_t retValue = 0; ///< the same value for every lane
+  /// The scoreboard release (RelCtrl): in the cycle the last pass is taken.
+  bool release = false;
+  unsigned releaseWarp = 0;
+  unsigned releaseSb = 0;
 };
 
 class CtrlUnit {
 public:
   static constexpr unsigned kPickLatency = 6; ///< cycles from entry to the group
 
-  CtrlUnit(unsigned warps, uint32_t yieldLimit)
-      : warps_(warps), yieldLimit_(yieldLimit), w_(warps), pend_(warps), picking_(warps) {}
+  CtrlUnit(unsigned warps, uint32_t yieldLimit, unsigned passes = 1)
+      : warps_(warps), yieldLimit_(yieldLimit), passes_(passes), w_(warps), pend_(warps),
+        picking_(warps) {}
+
+  /// A register result is still to leave through the return path.
+  bool returning() const { return ret_.valid; }
 
   const WarpConv &warp(unsigned i) const { return w_[i]; }
   bool hasGroup(unsigned i) const { return w_[i].group != 0 && !pend_[i]; }
@@ -388,8 +415,29 @@ public:
   /// One cycle. `start`: warps admitted this cycle (bit per slot) with their lanes and entry pc.
   /// `codeBytes`: the launch's code size.
   CtrlOut step(const CtrlPassIn &in, uint64_t start, const std::vector<uint32_t> &startLanes,
-               uint32_t entryPc, uint32_t codeBytes) {
+               uint32_t entryPc, uint32_t codeBytes, bool retReady = true) {
     CtrlOut out;
+    Ret retNext = ret_;
+    if (ret_.valid) {
+      out.ret = true;
+      out.retWarp = ret_.warp;
+      out.retPass = ret_.pass;
+      out.retRd = ret_.rd;
+      out.retLast = ret_.pass + 1 == passes_;
+      out.retSb = ret_.sb;
+      out.retLanes = ret_.lanes;
+      out.retValue = ret_.value;
+      if (retReady) {
+        if (out.retLast) {
+          out.release = true;
+          out.releaseWarp = ret_.warp;
+          out.releaseSb = ret_.sb;
+          retNext.valid = false;
+        } else {
+          retNext.pass++;
+        }
+      }
+    }
     std::vector<WarpConv> next = w_;
     std::vector<bool> pendNext = pend_, pickingNext = picking_;
 
@@ -441,6 +489,14 @@ public:
       case CtrlKind::Bsync:
         conv::bsync(w, exec, res_.pc, res_.breg);
         break;
+      case CtrlKind::B2r:
+        w.groupPc = res_.pc + 1;
+        break;
+      case CtrlKind::R2b:
+        if (exec)
+          w.conv[res_.breg] = res_.targets[lane];
+        w.groupPc = res_.pc + 1;
+        break;
       case CtrlKind::Trap:
         if (exec)
           fault(res_.imm == 1 ? CtrlFaultKind::Assert : CtrlFaultKind::Trap, res_.imm);
@@ -457,10 +513,21 @@ public:
       }
       if (out.fault != CtrlFaultKind::None) {
         next[res_.warp] = w_[res_.warp];
-      } else if (res_.fetchStop && w.group) {
-        out.redirect = true;
-        out.redirectWarp = res_.warp;
-        out.redirectPc = w.groupPc;
+      } else {
+        if (res_.fetchStop && w.group) {
+          out.redirect = true;
+          out.redirectWarp = res_.warp;
+          out.redirectPc = w.groupPc;
+        }
+        if (res_.link || res_.kind == CtrlKind::B2r) {
+          retNext.valid = true;
+          retNext.warp = res_.warp;
+          retNext.pass = 0;
+          retNext.rd = res_.rd;
+          retNext.sb = res_.sbReg;
+          retNext.lanes = exec;
+          retNext.value = res_.link ? (res_.pc + 1) * 8 : w_[res_.warp].conv[res_.breg];
+        }
       }
     }
 
@@ -516,6 +583,7 @@ public:
       stages_[s] = stages_[s - 1];
     stages_[0] = entry;
     res_ = in;
+    ret_ = retNext;
     w_ = std::move(next);
     pend_ = std::move(pendNext);
     picking_ = std::move(pickingNext);
@@ -530,8 +598,17 @@ private:
     uint32_t lowest = 0;
   };
 
+  struct Ret {
+    bool valid = false;
+    unsigned warp = 0, pass = 0, sb = 0;
+    uint8_t rd = 0;
+    uint32_t lanes = 0, value = 0;
+  };
+
   unsigned warps_;
   uint32_t yieldLimit_;
+  unsigned passes_;
+  Ret ret_;
   std::vector<WarpConv> w_;
   std::vector<bool> pend_;    ///< wants a fetch redirect
   std::vector<bool> picking_; ///< a pick is in flight
