@@ -218,5 +218,36 @@ TEST(RtlLockstep, RecordOutsideEveryLaunchStops) {
   EXPECT_NE(s.stops[0].find("outside every launch"), std::string::npos) << s.stops[0];
 }
 
+// The golden-model interface the shadow uses (docs/golden-model.md): a plugin that does not exist
+// is a clear error naming what is installed, and an impossible launch begins, reports its fault as
+// fields and steps nothing.
+TEST(GoldenModel, UnknownPluginNamesWhatIsInstalled) {
+  std::string error;
+  EXPECT_EQ(isa::GoldenModel::open("no-such-model", "tiny", error), nullptr);
+  EXPECT_NE(error.find("no device plugin 'no-such-model'"), std::string::npos) << error;
+  EXPECT_NE(error.find("installed: "), std::string::npos) << error;
+  EXPECT_NE(error.find("func"), std::string::npos) << error;
+}
+
+TEST(GoldenModel, ImpossibleLaunchReportsItsFaultAndStepsNothing) {
+  std::string error;
+  std::unique_ptr<isa::GoldenModel> model = isa::GoldenModel::open("func", "tiny", error);
+  ASSERT_NE(model, nullptr) << error;
+  isa::LaunchDesc desc; // no code segment
+  desc.kernelName = "nothing";
+  desc.block = {64, 1, 1};
+  std::unique_ptr<isa::GoldenLaunch> launch = model->begin(desc);
+  ASSERT_TRUE(launch->fault().has_value());
+  EXPECT_EQ(launch->fault()->kind, isa::FaultKind::InvalidLaunch);
+  EXPECT_EQ(launch->fault()->kernel, "nothing");
+  isa::StepResult r = launch->step(isa::WarpRef{{0, 0, 0}, 0}, 1);
+  EXPECT_EQ(r.executed, 0u);
+  EXPECT_NE(r.status, isa::StepStatus::Ran);
+  isa::LaunchResult done = launch->finish();
+  ASSERT_TRUE(done.fault.has_value());
+  EXPECT_EQ(done.fault->kind, isa::FaultKind::InvalidLaunch);
+  EXPECT_EQ(done.warpInsts, 0u);
+}
+
 } // namespace
 } // namespace wf::test
