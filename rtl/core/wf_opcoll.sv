@@ -29,6 +29,9 @@
 //   rf_w*_i        one register-file write a bank a cycle (the write-back), per-lane enables.
 //   pf_w*_i        one predicate-file write a cycle, per-lane mask.
 //   bank_re_o / bank_row_o  each bank's read this cycle (statistics, benches).
+// Records in arrays (issue_t, coll_state_t) travel as logic [N-1:0][<T>Bits-1:0], one struct each,
+// read through a struct variable: Yosys 0.55 drops the dimension of an array of structs
+// (rtl/README.md).
 module wf_opcoll #(
   parameter int unsigned Collectors  = wf_config_pkg::ConfigDefaultOperandCollectors,
   parameter int unsigned Banks       = wf_config_pkg::ConfigDefaultRfBanks,
@@ -54,17 +57,17 @@ module wf_opcoll #(
   input  logic                                              rst_ni,
 
   // Issue (one instruction per slot and cycle; issue_i[k].coll names a free collector).
-  input  wf_core_pkg::issue_t [IssueWidth-1:0]              issue_i,
+  input  logic [IssueWidth-1:0][wf_core_pkg::IssueBits-1:0] issue_i,     // issue_t each
   input  logic [IssueWidth-1:0][PhysBits-1:0]               issue_rf_base_i,
   output logic [Collectors-1:0]                             coll_free_o,
 
   // Write-after-read information for the issue stage.
-  output wf_core_pkg::coll_state_t [Collectors-1:0]         coll_state_o,
+  output logic [Collectors-1:0][wf_core_pkg::CollStateBits-1:0] coll_state_o,  // coll_state_t each
 
   // Dispatch.
   output logic [Collectors-1:0]                             coll_ready_o,
   output logic [Collectors-1:0][Collectors-1:0]             coll_older_o,
-  output wf_core_pkg::issue_t [Collectors-1:0]              coll_issue_o,
+  output logic [Collectors-1:0][wf_core_pkg::IssueBits-1:0] coll_issue_o,  // issue_t each
   output logic [Collectors-1:0][PassBits-1:0]               coll_pass_o,
   output logic [Collectors-1:0]                             coll_last_o,
   output logic [Collectors-1:0][31:0]                       coll_exec_o,
@@ -108,7 +111,7 @@ module wf_opcoll #(
   logic [Collectors-1:0][Slots-1:0][BankBits-1:0]     bank_d, bank_q;
   logic [Collectors-1:0][Slots-1:0][RowBaseBits-1:0]  rowb_d, rowb_q;
   logic [Collectors-1:0][Roles-1:0][Slots-1:0]        rmask_d, rmask_q; // read slots of a role
-  wf_core_pkg::issue_t [Collectors-1:0]              issue_d, issue_q;
+  logic [Collectors-1:0][wf_core_pkg::IssueBits-1:0] issue_d, issue_q;  // issue_t each
   logic [Collectors-1:0][31:0]                        exec_d, exec_q;
   logic [Collectors-1:0][2:0][31:0]                   pred_d, pred_q;
   logic [Collectors-1:0][Slots-1:0][Lanes-1:0][31:0]  buf_d, buf_q;
@@ -117,12 +120,15 @@ module wf_opcoll #(
   // Allocation: issue slot k takes the collector it names (the lowest free one).
   logic [IssueWidth-1:0][Collectors-1:0] alloc_oh;  // one-hot per slot
   logic [Collectors-1:0]                 alloc;
+  wf_core_pkg::issue_t                   alloc_view;
   always_comb begin
-    alloc = '0;
+    alloc      = '0;
+    alloc_view = '0;
     for (int unsigned k = 0; k < IssueWidth; k++) begin
       alloc_oh[k] = '0;
+      alloc_view  = issue_i[k];
       for (int unsigned c = 0; c < Collectors; c++) begin
-        alloc_oh[k][c] = issue_i[k].valid && issue_i[k].coll == wf_core_pkg::CollIdBits'(c);
+        alloc_oh[k][c] = alloc_view.valid && alloc_view.coll == wf_core_pkg::CollIdBits'(c);
       end
       alloc = alloc | alloc_oh[k];
     end
@@ -133,14 +139,17 @@ module wf_opcoll #(
   logic [IssueWidth-1:0][Roles-1:0][7:0] issue_reg;
   logic [IssueWidth-1:0][Roles-1:0][2:0] issue_cnt;
   logic [IssueWidth-1:0][Roles-1:0]      issue_re;
+  wf_core_pkg::issue_t                   role_view;
   always_comb begin
+    role_view = '0;
     for (int unsigned k = 0; k < IssueWidth; k++) begin
-      issue_reg[k] = {issue_i[k].inst.rd.num, issue_i[k].inst.rc.num, issue_i[k].inst.rb.num,
-                      issue_i[k].inst.ra.num};
-      issue_cnt[k] = {issue_i[k].inst.rd.re ? issue_i[k].inst.rd.cnt : 3'd0,
-                      issue_i[k].inst.rc.cnt, issue_i[k].inst.rb.cnt, issue_i[k].inst.ra.cnt};
-      issue_re[k]  = {issue_i[k].inst.rd.re, issue_i[k].inst.rc.re, issue_i[k].inst.rb.re,
-                      issue_i[k].inst.ra.re};
+      role_view    = issue_i[k];
+      issue_reg[k] = {role_view.inst.rd.num, role_view.inst.rc.num, role_view.inst.rb.num,
+                      role_view.inst.ra.num};
+      issue_cnt[k] = {role_view.inst.rd.re ? role_view.inst.rd.cnt : 3'd0,
+                      role_view.inst.rc.cnt, role_view.inst.rb.cnt, role_view.inst.ra.cnt};
+      issue_re[k]  = {role_view.inst.rd.re, role_view.inst.rc.re, role_view.inst.rb.re,
+                      role_view.inst.ra.re};
     end
   end
 
@@ -278,17 +287,20 @@ module wf_opcoll #(
   logic [IssueWidth-1:0][3:0][3:0]        pr_pred_d, pr_pred_q;
   logic [IssueWidth-1:0]                  pr_pgn_d, pr_pgn_q;
   logic [IssueWidth-1:0][31:0]            pr_mask_d, pr_mask_q;
+  wf_core_pkg::issue_t                    pr_view;
   always_comb begin
+    pr_view = '0;
     for (int unsigned k = 0; k < IssueWidth; k++) begin
+      pr_view         = issue_i[k];
       pr_valid_d[k]   = |alloc_oh[k];
       pr_coll_d[k]    = alloc_oh[k];
-      pr_warp_d[k]    = WarpBits'(issue_i[k].warp);
-      pr_pred_d[k][0] = issue_i[k].inst.pg;
-      pr_pred_d[k][1] = issue_i[k].inst.pu0.re ? issue_i[k].inst.pu0.num : PT;
-      pr_pred_d[k][2] = issue_i[k].inst.pu1.re ? issue_i[k].inst.pu1.num : PT;
-      pr_pred_d[k][3] = issue_i[k].inst.pu2.re ? issue_i[k].inst.pu2.num : PT;
-      pr_pgn_d[k]  = issue_i[k].inst.pgn;
-      pr_mask_d[k] = issue_i[k].active;
+      pr_warp_d[k]    = WarpBits'(pr_view.warp);
+      pr_pred_d[k][0] = pr_view.inst.pg;
+      pr_pred_d[k][1] = pr_view.inst.pu0.re ? pr_view.inst.pu0.num : PT;
+      pr_pred_d[k][2] = pr_view.inst.pu1.re ? pr_view.inst.pu1.num : PT;
+      pr_pred_d[k][3] = pr_view.inst.pu2.re ? pr_view.inst.pu2.num : PT;
+      pr_pgn_d[k]  = pr_view.inst.pgn;
+      pr_mask_d[k] = pr_view.active;
     end
   end
 
@@ -388,20 +400,26 @@ module wf_opcoll #(
 
   // ---------------------------------------------------------------------------------------------
   // Outputs. coll_state_o's groups are in wf_core_pkg's order: rd, ra, rb, rc.
-  logic [Roles-1:0] pend;  // ra, rb, rc, rd
+  logic [Roles-1:0]         pend;  // ra, rb, rc, rd
+  wf_core_pkg::issue_t      held_view;
+  wf_core_pkg::coll_state_t state;
   always_comb begin
-    pend = '0;
+    pend      = '0;
+    held_view = '0;
+    state     = '0;
     for (int unsigned c = 0; c < Collectors; c++) begin
       for (int unsigned g = 0; g < Roles; g++) begin
         pend[g] = valid_q[c] && |rmask_q[c][g] && (!coll_last_o[c] || |(rmask_q[c][g] & ~got_q[c]));
       end
-      coll_state_o[c].busy        = valid_q[c];
-      coll_state_o[c].warp        = issue_q[c].warp;
-      coll_state_o[c].src_pending = {pend[2], pend[1], pend[0], pend[3]};
-      coll_state_o[c].src_base    = {issue_q[c].inst.rc.num, issue_q[c].inst.rb.num,
-                                     issue_q[c].inst.ra.num, issue_q[c].inst.rd.num};
-      coll_state_o[c].src_cnt     = {issue_q[c].inst.rc.cnt, issue_q[c].inst.rb.cnt,
-                                     issue_q[c].inst.ra.cnt, issue_q[c].inst.rd.cnt};
+      held_view         = issue_q[c];
+      state.busy        = valid_q[c];
+      state.warp        = held_view.warp;
+      state.src_pending = {pend[2], pend[1], pend[0], pend[3]};
+      state.src_base    = {held_view.inst.rc.num, held_view.inst.rb.num,
+                           held_view.inst.ra.num, held_view.inst.rd.num};
+      state.src_cnt     = {held_view.inst.rc.cnt, held_view.inst.rb.cnt,
+                           held_view.inst.ra.cnt, held_view.inst.rd.cnt};
+      coll_state_o[c]   = state;
     end
   end
   assign coll_issue_o   = issue_q;
