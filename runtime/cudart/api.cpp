@@ -9,6 +9,7 @@
 #include "warpforge/runtime/runtime.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <dlfcn.h>
 #include <cstdlib>
@@ -39,7 +40,6 @@ namespace {
 
 int gDevice = 0;
 unsigned gDeviceFlags = 0;
-int gCacheConfig = 0; // cudaFuncCache: a preference only (no L1/shared split to choose)
 
 struct CallConfig {
   dim3 grid, block;
@@ -515,7 +515,7 @@ cudaError_t cudaDeviceReset(void) {
   API("cudaDeviceReset");
   rt().reset(); // streams and events with it
   graphs().reset();
-  gCacheConfig = 0;
+  rt().setCacheConfig(0);
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
@@ -635,6 +635,71 @@ cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t heig
   RETURN(e);
 }
 } // extern "C"
+
+namespace wf::cudart {
+
+wf::rt::Error streamAttribute(CUstream_st *stream, int id, void *value) {
+  if (!value)
+    return wf::rt::Error::cudaErrorInvalidValue;
+  std::array<uint8_t, 64> v{};
+  switch (id) {
+  case 8: { // priority
+    int priority = stream->priority;
+    std::memcpy(v.data(), &priority, sizeof priority);
+    break;
+  }
+  case 1: case 3: case 9: case 10:
+    if (auto it = stream->attributes.find(id); it != stream->attributes.end())
+      v = it->second;
+    else if (id == 3) // cudaSyncPolicyAuto, the default
+      v[0] = 1;
+    break;
+  default:
+    return wf::rt::Error::cudaErrorInvalidValue;
+  }
+  std::memcpy(value, v.data(), v.size());
+  return wf::rt::Error::cudaSuccess;
+}
+
+wf::rt::Error setStreamAttribute(CUstream_st *stream, int id, const void *value) {
+  if (!value)
+    return wf::rt::Error::cudaErrorInvalidValue;
+  std::array<uint8_t, 64> v;
+  std::memcpy(v.data(), value, v.size());
+  switch (id) {
+  case 1: { // access policy window: a hit ratio in [0, 1]; the window is a hint (no L2 lines set aside)
+    float hitRatio;
+    std::memcpy(&hitRatio, v.data() + 16, sizeof hitRatio); // base_ptr, num_bytes, hitRatio
+    if (!(hitRatio >= 0.0f && hitRatio <= 1.0f))
+      return wf::rt::Error::cudaErrorInvalidValue;
+    break;
+  }
+  case 3: // synchronization policy: auto, spin, yield, blocking sync
+    if (v[0] < 1 || v[0] > 4)
+      return wf::rt::Error::cudaErrorInvalidValue;
+    break;
+  case 8: { // priority, clamped to the range cudaDeviceGetStreamPriorityRange reports
+    int priority;
+    std::memcpy(&priority, v.data(), sizeof priority);
+    stream->priority = std::max(-5, std::min(0, priority));
+    return wf::rt::Error::cudaSuccess;
+  }
+  case 9: case 10:
+    break;
+  default:
+    return wf::rt::Error::cudaErrorInvalidValue;
+  }
+  stream->attributes[id] = v;
+  return wf::rt::Error::cudaSuccess;
+}
+
+wf::rt::Error copyStreamAttributes(CUstream_st *dst, const CUstream_st *src) {
+  dst->attributes = src->attributes;
+  dst->priority = src->priority;
+  return wf::rt::Error::cudaSuccess;
+}
+
+} // namespace wf::cudart
 
 namespace {
 /// Rows of a 2D copy in `stream`'s order; the synchronous form returns when all are done.
@@ -833,6 +898,24 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   if (s->capture || graphs().capturedEvent(event)) RETURN(graphs().captureWait(s, event));
   RETURN(rt().waitEvent(s, event));
 }
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, int attr, void *value) {
+  API("cudaStreamGetAttribute");
+  CUstream_st *s = streamOf(stream);
+  if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
+  RETURN(wf::cudart::streamAttribute(s, attr, value));
+}
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, int attr, const void *value) {
+  API("cudaStreamSetAttribute");
+  CUstream_st *s = streamOf(stream);
+  if (!s) RETURN(Error::cudaErrorInvalidResourceHandle);
+  RETURN(wf::cudart::setStreamAttribute(s, attr, value));
+}
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
+  API("cudaStreamCopyAttributes");
+  CUstream_st *d = streamOf(dst), *s = streamOf(src);
+  if (!d || !s) RETURN(Error::cudaErrorInvalidResourceHandle);
+  RETURN(wf::cudart::copyStreamAttributes(d, s));
+}
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority) {
   API("cudaStreamGetPriority");
   CUstream_st *s = streamOf(stream);
@@ -967,6 +1050,18 @@ cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int v
   if (!fn) RETURN(Error::cudaErrorInvalidDeviceFunction);
   RETURN(rt().setFunctionAttribute(*fn, int(attr), value));
 }
+cudaError_t cudaFuncGetParamInfo(const void *func, size_t index, size_t *offset, size_t *size) {
+  API("cudaFuncGetParamInfo");
+  REQUIRE_DEVICE();
+  wf::rt::FunctionRecord *fn = rt().findFunction(func);
+  if (!fn) RETURN(Error::cudaErrorInvalidDeviceFunction);
+  const wf::wfx::Kernel *k = rt().kernelOf(*fn);
+  if (!k) RETURN(Error::cudaErrorInvalidDeviceFunction);
+  if (index >= k->params.size()) RETURN(Error::cudaErrorInvalidValue);
+  if (offset) *offset = k->params[index].offset;
+  if (size) *size = k->params[index].size;
+  RETURN(Error::cudaSuccess);
+}
 cudaError_t cudaFuncSetCacheConfig(const void *func, cudaFuncCache config) {
   API("cudaFuncSetCacheConfig");
   REQUIRE_DEVICE();
@@ -978,14 +1073,14 @@ cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config) {
   API("cudaDeviceSetCacheConfig");
   REQUIRE_DEVICE();
   if (unsigned(config) > cudaFuncCachePreferEqual) RETURN(Error::cudaErrorInvalidValue);
-  gCacheConfig = int(config);
+  rt().setCacheConfig(int(config));
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *config) {
   API("cudaDeviceGetCacheConfig");
   if (!config) RETURN(Error::cudaErrorInvalidValue);
   REQUIRE_DEVICE();
-  *config = cudaFuncCache(gCacheConfig);
+  *config = cudaFuncCache(rt().cacheConfig());
   RETURN(Error::cudaSuccess);
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *func,
@@ -2239,6 +2334,9 @@ PER_THREAD(cudaMallocAsync, _ptsz, (void **p, size_t n, cudaStream_t t), (p, n, 
 PER_THREAD(cudaFreeAsync, _ptsz, (void *p, cudaStream_t t), (p, t))
 PER_THREAD(cudaMallocFromPoolAsync, _ptsz, (void **p, size_t n, cudaMemPool_t m, cudaStream_t t), (p, n, m, t))
 PER_THREAD(cudaGraphLaunch, _ptsz, (cudaGraphExec_t g, cudaStream_t t), (g, t))
+PER_THREAD(cudaStreamGetAttribute, _ptsz, (cudaStream_t t, int a, void *v), (t, a, v))
+PER_THREAD(cudaStreamSetAttribute, _ptsz, (cudaStream_t t, int a, const void *v), (t, a, v))
+PER_THREAD(cudaStreamCopyAttributes, _ptsz, (cudaStream_t d, cudaStream_t s), (d, s))
 PER_THREAD(cudaGraphUpload, _ptsz, (cudaGraphExec_t g, cudaStream_t t), (g, t))
 PER_THREAD(cudaGraphInstantiateWithParams, _ptsz, (cudaGraphExec_t *e, cudaGraph_t g, cudaGraphInstantiateParams *p), (e, g, p))
 PER_THREAD(cudaStreamGetCaptureInfo, _ptsz, (cudaStream_t t, cudaStreamCaptureStatus *c, unsigned long long *i, cudaGraph_t *g, const cudaGraphNode_t **d, const cudaGraphEdgeData **x, size_t *n), (t, c, i, g, d, x, n))

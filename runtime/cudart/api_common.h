@@ -29,6 +29,14 @@ wf::rt::Error deviceAttribute(int *value, int attribute);
 /// cudaGetDeviceProperties' answer for the open device (both API layers ask here).
 void deviceProperties(cudaDeviceProp &props);
 
+/// Stream attributes (both API layers; the ids are cudaLaunchAttributeID's): the access policy
+/// window (1), synchronization policy (3), priority (8), memory synchronization domain map (9) and
+/// domain (10). Values are kept and reported; only the priority orders anything (see
+/// docs/runtime.md, "Streams"). `value` is a 64-byte cudaLaunchAttributeValue.
+wf::rt::Error streamAttribute(CUstream_st *stream, int id, void *value);
+wf::rt::Error setStreamAttribute(CUstream_st *stream, int id, const void *value);
+wf::rt::Error copyStreamAttributes(CUstream_st *dst, const CUstream_st *src);
+
 } // namespace wf::cudart
 
 #define RETURN(e) return ::wf::cudart::done(apiName, (e))

@@ -617,7 +617,8 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *address, size_t *bytes, CUmodule modu
 
 /// cuLaunchKernel on a stream already resolved (the driver route hands over the runtime's).
 static CUresult launchKernel(CUfunction f, Dim3 grid, Dim3 block, unsigned sharedBytes,
-                             CUstream_st *stream, void **kernelParams, void **extra) {
+                             CUstream_st *stream, void **kernelParams, void **extra,
+                             bool cooperative = false) {
   if (!f || !liveModule(f->module))
     return kInvalidHandle;
   if (!stream)
@@ -659,11 +660,12 @@ static CUresult launchKernel(CUfunction f, Dim3 grid, Dim3 block, unsigned share
     n.grid = dim3{grid.x, grid.y, grid.z};
     n.block = dim3{block.x, block.y, block.z};
     n.shared = sharedBytes;
+    n.cooperative = cooperative;
     if (Error e = wf::rt::Graphs::copyArgs(rt(), *fn, kernelParams, n.args); e != Error::cudaSuccess)
       return toResult(e);
     return toResult(wf::rt::graphs().capture(stream, std::move(n)));
   }
-  return toResult(rt().launch(*fn, grid, block, kernelParams, sharedBytes, stream));
+  return toResult(rt().launch(*fn, grid, block, kernelParams, sharedBytes, stream, cooperative));
 }
 
 extern "C" {
@@ -2483,6 +2485,114 @@ CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D_st *p, CUstream s) {
   return copy3D(p, s, true);
 }
 
+
+// --- launch variants, parameter layout, context preferences ---------------------------------------
+
+struct CUlaunchConfig_st { // CUlaunchConfig
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+  CUstream hStream;
+  cudaLaunchAttribute *attrs; ///< CUlaunchAttribute has cudaLaunchAttribute's layout and ids
+  unsigned numAttrs;
+};
+
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                                   unsigned bx, unsigned by, unsigned bz, unsigned sharedBytes,
+                                   CUstream stream, void **kernelParams) {
+  DRIVER_CALL();
+  return launchKernel(f, Dim3{gx, gy, gz}, Dim3{bx, by, bz}, sharedBytes, streamOf(stream),
+                      kernelParams, nullptr, true);
+}
+CUresult cuLaunchKernelEx(const CUlaunchConfig_st *config, CUfunction f, void **kernelParams,
+                          void **extra) {
+  DRIVER_CALL();
+  if (!config || (config->numAttrs && !config->attrs))
+    return kInvalidValue;
+  bool cooperative = false;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const cudaLaunchAttribute &a = config->attrs[i];
+    switch (int(a.id)) {
+    case 2: // CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+      cooperative = a.val.cooperative != 0;
+      break;
+    case 4: { // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: thread block clusters are not modelled
+      unsigned dims[3];
+      std::memcpy(dims, a.val.pad, sizeof dims);
+      if (dims[0] * dims[1] * dims[2] > 1)
+        return toResult(rt().notSupported("thread block clusters"));
+      break;
+    }
+    default: // scheduling and caching hints (priority, access policy, carveout, ...)
+      break;
+    }
+  }
+  return launchKernel(f, Dim3{config->gridDimX, config->gridDimY, config->gridDimZ},
+                      Dim3{config->blockDimX, config->blockDimY, config->blockDimZ},
+                      config->sharedMemBytes, streamOf(config->hStream), kernelParams, extra,
+                      cooperative);
+}
+CUresult cuFuncGetParamInfo(CUfunction f, size_t index, size_t *offset, size_t *size) {
+  DRIVER_CALL();
+  if (!f || !liveModule(f->module))
+    return kInvalidHandle;
+  wf::rt::FunctionRecord *fn = rt().findFunction(f);
+  const wf::wfx::Kernel *k = fn ? rt().kernelOf(*fn) : nullptr;
+  if (!k)
+    return kInvalidHandle;
+  if (index >= k->params.size())
+    return kInvalidValue;
+  if (offset)
+    *offset = k->params[index].offset;
+  if (size)
+    *size = k->params[index].size;
+  return kSuccess;
+}
+CUresult cuStreamGetAttribute(CUstream stream, int attr, void *value) {
+  DRIVER_CALL();
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  return toResult(wf::cudart::streamAttribute(s, attr, value));
+}
+CUresult cuStreamSetAttribute(CUstream stream, int attr, const void *value) {
+  DRIVER_CALL();
+  CUstream_st *s = streamOf(stream);
+  if (!s)
+    return kInvalidHandle;
+  return toResult(wf::cudart::setStreamAttribute(s, attr, value));
+}
+CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) {
+  DRIVER_CALL();
+  CUstream_st *d = streamOf(dst), *s = streamOf(src);
+  if (!d || !s)
+    return kInvalidHandle;
+  return toResult(wf::cudart::copyStreamAttributes(d, s));
+}
+CUresult cuCtxGetCacheConfig(int *config) {
+  CONTEXT_CALL();
+  if (!config)
+    return kInvalidValue;
+  *config = rt().cacheConfig();
+  return kSuccess;
+}
+CUresult cuCtxSetCacheConfig(int config) {
+  CONTEXT_CALL();
+  if (unsigned(config) > 3) // CU_FUNC_CACHE_PREFER_NONE .. PREFER_EQUAL
+    return kInvalidValue;
+  rt().setCacheConfig(config); // a preference: there is no L1/shared split to choose
+  return kSuccess;
+}
+CUresult cuCtxGetSharedMemConfig(int *config) {
+  CONTEXT_CALL();
+  if (!config)
+    return kInvalidValue;
+  *config = 1; // CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE: the banks are 4 bytes wide
+  return kSuccess;
+}
+CUresult cuCtxSetSharedMemConfig(int config) {
+  CONTEXT_CALL();
+  return unsigned(config) > 2 ? kInvalidValue : kSuccess; // the bank width is fixed
+}
+
 // --- cuda.h's CUDA_API_PER_THREAD_DEFAULT_STREAM: the same calls, the null stream the thread's ---
 #define PER_THREAD(name, suffix, params, args)                                                     \
   CUresult name##suffix params {                                                                   \
@@ -2501,6 +2611,11 @@ PER_THREAD(cuMemcpy2DUnaligned_v2, _ptds, (const CUDA_MEMCPY2D_st *p), (p))
 PER_THREAD(cuMemcpy2DAsync_v2, _ptsz, (const CUDA_MEMCPY2D_st *p, CUstream t), (p, t))
 PER_THREAD(cuMemcpy3D_v2, _ptds, (const CUDA_MEMCPY3D_st *p), (p))
 PER_THREAD(cuMemcpy3DAsync_v2, _ptsz, (const CUDA_MEMCPY3D_st *p, CUstream t), (p, t))
+PER_THREAD(cuLaunchCooperativeKernel, _ptsz, (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh, CUstream t, void **a), (f, gx, gy, gz, bx, by, bz, sh, t, a))
+PER_THREAD(cuLaunchKernelEx, _ptsz, (const CUlaunchConfig_st *c, CUfunction f, void **a, void **x), (c, f, a, x))
+PER_THREAD(cuStreamGetAttribute, _ptsz, (CUstream t, int a, void *v), (t, a, v))
+PER_THREAD(cuStreamSetAttribute, _ptsz, (CUstream t, int a, const void *v), (t, a, v))
+PER_THREAD(cuStreamCopyAttributes, _ptsz, (CUstream d, CUstream s), (d, s))
 PER_THREAD(cuMemcpy, _ptds, (CUdeviceptr d, CUdeviceptr s, size_t n), (d, s, n))
 PER_THREAD(cuMemcpyAsync, _ptsz, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream t), (d, s, n, t))
 PER_THREAD(cuMemcpyPeer, _ptds, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n), (d, dc, s, sc, n))

@@ -551,3 +551,121 @@ TEST(EntryPoints, DriverPointerAttributesAndPitchedCopies) {
   EXPECT_EQ(cuMemFreeHost(pinned), 0);
   EXPECT_EQ(cuMemFree_v2(d), 0);
 }
+
+extern "C" {
+struct LaunchConfig { // CUlaunchConfig
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+  cudaStream_t hStream;
+  cudaLaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+CUresult cuLaunchKernelEx(const LaunchConfig *config, CUfunction f, void **args, void **extra);
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                   unsigned by, unsigned bz, unsigned shared, cudaStream_t s,
+                                   void **args);
+CUresult cuFuncGetParamInfo(CUfunction f, size_t index, size_t *offset, size_t *size);
+cudaError_t cudaFuncGetParamInfo(const void *func, size_t index, size_t *offset, size_t *size);
+CUresult cuCtxGetCacheConfig(int *config);
+CUresult cuCtxSetCacheConfig(int config);
+CUresult cuCtxGetSharedMemConfig(int *config);
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *config);
+CUresult cuStreamGetAttribute(cudaStream_t s, int attr, void *value);
+CUresult cuStreamSetAttribute(cudaStream_t s, int attr, const void *value);
+CUresult cuStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
+cudaError_t cudaStreamGetAttribute(cudaStream_t s, int attr, void *value);
+cudaError_t cudaStreamSetAttribute(cudaStream_t s, int attr, const void *value);
+CUresult cuCtxSynchronize(void);
+CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned v, size_t n);
+}
+
+TEST(EntryPoints, LaunchVariantsParamInfoAndStreamAttributes) {
+  registerIota();
+  ASSERT_EQ(cuInit(0), 0);
+  CUmodule module = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&module, kPtx), 0);
+  CUfunction iota = nullptr;
+  ASSERT_EQ(cuModuleGetFunction(&iota, module, "iota"), 0);
+  // Parameter layout: (u64 out, u32 n).
+  size_t offset = 9, size = 9;
+  ASSERT_EQ(cuFuncGetParamInfo(iota, 1, &offset, &size), 0);
+  EXPECT_EQ(offset, 8u);
+  EXPECT_EQ(size, 4u);
+  EXPECT_EQ(cuFuncGetParamInfo(iota, 2, &offset, &size), 1); // no third parameter
+  ASSERT_EQ(cudaFuncGetParamInfo(&kIota, 0, &offset, &size), cudaSuccess);
+  EXPECT_EQ(offset, 0u);
+  EXPECT_EQ(size, 8u);
+
+  CUdeviceptr out = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&out, 256 * 4), 0);
+  unsigned n = 256;
+  void *args[] = {&out, &n};
+  cudaLaunchAttribute coop{};
+  coop.id = cudaLaunchAttributeCooperative;
+  coop.val.cooperative = 1;
+  LaunchConfig config{2, 1, 1, 128, 1, 1, 0, nullptr, &coop, 1};
+  ASSERT_EQ(cuLaunchKernelEx(&config, iota, args, nullptr), 0);
+  std::vector<unsigned> host(256);
+  ASSERT_EQ(cuMemcpyDtoH_v2(host.data(), out, 256 * 4), 0);
+  EXPECT_EQ(host[255], 255u);
+  // A cluster of several blocks is not supported; a cooperative launch runs.
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeID(4);
+  unsigned dims[3] = {2, 1, 1};
+  std::memcpy(cluster.val.pad, dims, sizeof dims);
+  config.attrs = &cluster;
+  EXPECT_EQ(cuLaunchKernelEx(&config, iota, args, nullptr), 801);
+  ASSERT_EQ(cuMemsetD32_v2(out, 0, 256), 0);
+  ASSERT_EQ(cuLaunchCooperativeKernel(iota, 2, 1, 1, 128, 1, 1, 0, nullptr, args), 0);
+  ASSERT_EQ(cuMemcpyDtoH_v2(host.data(), out, 256 * 4), 0);
+  EXPECT_EQ(host[200], 200u);
+
+  // Context preferences, shared with the runtime API.
+  int cfg = -1;
+  ASSERT_EQ(cuCtxSetCacheConfig(1 /* PREFER_SHARED */), 0);
+  ASSERT_EQ(cuCtxGetCacheConfig(&cfg), 0);
+  EXPECT_EQ(cfg, 1);
+  cudaFuncCache rcfg = cudaFuncCachePreferNone;
+  ASSERT_EQ(cudaDeviceGetCacheConfig(&rcfg), cudaSuccess);
+  EXPECT_EQ(int(rcfg), 1);
+  EXPECT_EQ(cuCtxSetCacheConfig(7), 1);
+  ASSERT_EQ(cuCtxSetCacheConfig(0), 0);
+  ASSERT_EQ(cuCtxGetSharedMemConfig(&cfg), 0);
+  EXPECT_EQ(cfg, 1); // four-byte banks
+
+  // Stream attributes: priority (clamped), an access policy window, copying; bad ids and values.
+  cudaStream_t s = nullptr, t = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreate(&t), cudaSuccess);
+  alignas(8) unsigned char value[64] = {}, got[64] = {};
+  int priority = -3;
+  std::memcpy(value, &priority, 4);
+  ASSERT_EQ(cuStreamSetAttribute(s, 8, value), 0);
+  int streamPriority = 0;
+  ASSERT_EQ(cuStreamGetPriority(s, &streamPriority), 0);
+  EXPECT_EQ(streamPriority, -3);
+  std::memset(value, 0, sizeof value);
+  void *base = reinterpret_cast<void *>(out);
+  size_t bytes = 1024;
+  float ratio = 0.5f;
+  std::memcpy(value, &base, 8);
+  std::memcpy(value + 8, &bytes, 8);
+  std::memcpy(value + 16, &ratio, 4);
+  ASSERT_EQ(cudaStreamSetAttribute(s, 1, value), cudaSuccess);
+  ASSERT_EQ(cudaStreamGetAttribute(s, 1, got), cudaSuccess);
+  EXPECT_EQ(std::memcmp(got, value, 24), 0);
+  ASSERT_EQ(cuStreamCopyAttributes(t, s), 0);
+  ASSERT_EQ(cuStreamGetAttribute(t, 1, got), 0);
+  EXPECT_EQ(std::memcmp(got, value, 24), 0);
+  ASSERT_EQ(cuStreamGetAttribute(t, 8, got), 0);
+  std::memcpy(&priority, got, 4);
+  EXPECT_EQ(priority, -3);
+  ratio = 2.0f;
+  std::memcpy(value + 16, &ratio, 4);
+  EXPECT_EQ(cudaStreamSetAttribute(s, 1, value), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaStreamGetAttribute(s, 2 /* cooperative: not a stream attribute */, got),
+            cudaErrorInvalidValue);
+  cudaGetLastError();
+  cudaStreamDestroy(s);
+  cudaStreamDestroy(t);
+  cuMemFree_v2(out);
+}

@@ -196,6 +196,10 @@ public:
   bool managedSupported();
   /// True when `address` lies in a managed allocation or a __managed__ variable.
   bool isManaged(uint64_t address) const;
+  /// The context's cache preference (cudaFuncCache / CUfunc_cache): kept for the query; there is no
+  /// L1/shared split to choose. Shared by both API layers (one primary context).
+  int cacheConfig() const { return cacheConfig_; }
+  void setCacheConfig(int config) { cacheConfig_ = config; }
   /// The cudaMalloc/cudaMallocManaged allocation holding `address`: its base and requested size.
   bool deviceAllocation(uint64_t address, uint64_t &base, uint64_t &bytes) const;
   Error free(uint64_t address);
@@ -298,6 +302,7 @@ private:
   std::map<const void *, FunctionRecord> functions_;
   std::map<const void *, VarRecord> vars_;
   std::map<uint64_t, uint64_t> deviceAllocs_; ///< base -> requested bytes (cudaMalloc)
+  int cacheConfig_ = 0;
   std::map<uint64_t, uint64_t> managed_;      ///< base -> bytes (cudaMallocManaged)
   std::map<uintptr_t, HostAllocation> hostAllocs_;
   uint64_t rtbuf_ = 0;     ///< runtime area (64 bytes) followed by the printf FIFO

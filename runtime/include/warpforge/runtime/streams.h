@@ -6,9 +6,11 @@
 
 #include "warpforge/runtime/device.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -97,6 +99,9 @@ struct CUstream_st {
   /// What the stream's next operation follows (its last operation, and events it waits for).
   std::vector<wf::rt::WorkRef> tail;
   CUgraph_st *capture = nullptr; ///< the graph being captured into, while capturing
+  /// cudaStreamSetAttribute / cuStreamSetAttribute values (64-byte cudaLaunchAttributeValue) by
+  /// attribute id; the priority lives in `priority`.
+  std::map<int, std::array<uint8_t, 64>> attributes;
 };
 
 /// An event: the timestamp command of its last record.
