@@ -2,15 +2,18 @@
 //
 // libwf-device-rtl.so through the runtime's own device layer (the layer under cudaMemcpy,
 // cudaMemset, cudaEventRecord and cudaDeviceSynchronize). RtlPlugin.* check selection and errors;
-// RtlDeviceEndToEnd.* run COPY, FILL, TIMESTAMP and FENCE on the RTL's command processor.
+// RtlDeviceEndToEnd.* run COPY, FILL, TIMESTAMP and FENCE on the RTL's command processor;
+// RtlLaunch.* check that a kernel launch always ends (a result or a precise error).
 //
 //===----------------------------------------------------------------------===//
 
+#include "warpforge/isa/isa.gen.h"
 #include "warpforge/runtime/device.h"
 #include "warpforge/runtime/plugins.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <unistd.h>
@@ -122,6 +125,46 @@ TEST(RtlDeviceEndToEnd, CopyFillTimestampFence) {
   // cudaDeviceSynchronize (FENCE) completes, and the device did not get lost.
   dev->synchronize();
   EXPECT_FALSE(dev->lost());
+}
+
+// A launch of a one-instruction kernel (EXIT) never hangs the host: it completes, or the device's
+// stall limit (WARPFORGE_RTL_STALL_CYCLES, small here) ends it with a report that says so. While
+// wf_core accepts no block (docs/rtl-sim.md, Status) the launch is stuck, and this is the report;
+// once the core runs kernels the launch completes without a fault.
+TEST(RtlLaunch, EndsWithAResultOrThePreciseStallError) {
+  ::setenv("WARPFORGE_RTL_STALL_CYCLES", "20000", 1);
+  std::string error;
+  auto dev = openDevice("rtl", firstBuilt(), error);
+  ::unsetenv("WARPFORGE_RTL_STALL_CYCLES");
+  ASSERT_TRUE(dev) << error;
+  using namespace wf::isa;
+  uint64_t exitWord = setField(setField(0, FormatR::op, uint64_t(Opcode::EXIT)), FormatR::pg,
+                               kTruePred);
+  uint64_t code = dev->allocate(256);
+  ASSERT_NE(code, 0u);
+  ASSERT_TRUE(dev->write(code, &exitWord, sizeof exitWord));
+  LaunchParams p;
+  p.kernelName = "exit_only";
+  p.codeBase = code;
+  p.codeSize = sizeof exitWord;
+  p.grid = {1, 1, 1};
+  p.block = {32, 1, 1};
+  p.regsPerThread = 8;
+  LaunchOutcome r = dev->launch(p);
+  if (!r.fault) {
+    std::printf("the launch completed without a fault\n");
+    EXPECT_FALSE(dev->lost());
+    return;
+  }
+  std::string why = r.fault->describe("exit_only");
+  std::printf("the launch ended with: %s\n", why.c_str());
+  EXPECT_TRUE(dev->lost()) << why;
+  EXPECT_NE(why.find("lost the device"), std::string::npos) << why;
+  EXPECT_NE(why.find("the GPU made no progress for 20000 cycles while busy"), std::string::npos)
+      << why;
+  // Every later command fails at once instead of waiting.
+  uint32_t v = 0;
+  EXPECT_FALSE(dev->read(code, &v, 4));
 }
 
 } // namespace

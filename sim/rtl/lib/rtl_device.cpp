@@ -66,16 +66,19 @@ std::string RtlOptions::parse(const std::string &text) {
       lockstep = value.empty() || value == "1" || value == "on";
       if (!lockstep && value != "0" && value != "off")
         return "lockstep wants on or off, not '" + value + "'";
+    } else if (key == "stall-cycles") {
+      if (!parseU64(value, stallCycles))
+        return "stall-cycles wants a number of cycles (0: never), not '" + value + "'";
     } else {
       return "unknown option '" + key +
-             "' (there are: wave, wave-cycles, progress, commit, lockstep)";
+             "' (there are: wave, wave-cycles, progress, commit, lockstep, stall-cycles)";
     }
     return {};
   };
   const std::pair<const char *, const char *> env[] = {
       {"WARPFORGE_RTL_WAVE", "wave"},         {"WARPFORGE_RTL_WAVE_CYCLES", "wave-cycles"},
       {"WARPFORGE_RTL_PROGRESS", "progress"}, {"WARPFORGE_RTL_COMMIT", "commit"},
-      {"WARPFORGE_RTL_LOCKSTEP", "lockstep"}};
+      {"WARPFORGE_RTL_LOCKSTEP", "lockstep"}, {"WARPFORGE_RTL_STALL_CYCLES", "stall-cycles"}};
   for (auto [var, key] : env)
     if (const char *v = std::getenv(var); v && *v)
       if (std::string why = set(key, v); !why.empty())
@@ -318,6 +321,7 @@ void RtlDevice::collectCommits() {
   for (unsigned core = 0; core < commitPackers_.size(); ++core) {
     CommitPacker &packer = *commitPackers_[core];
     if (top_->commitValid.bit(core)) {
+      ++commitHeaders_;
       // commit_hdr_t, most significant field first: kind, opcode, pc, active, exec, warp, slot,
       // warp_slot.
       unsigned at = core * w.commitHdrBits();
@@ -348,6 +352,38 @@ void RtlDevice::collectCommits() {
       packer.row(slot, reg, pass, written, values);
     }
   }
+}
+
+uint64_t RtlDevice::activity() const {
+  uint64_t n = commitHeaders_ + host_->readBeats() + host_->writeBeats() + host_->writeResponses();
+  for (const auto &port : dramPorts_)
+    n += port->readBeats() + port->writeBeats() + port->writeResponses();
+  return n;
+}
+
+void RtlDevice::checkStall() {
+  uint64_t now = activity();
+  if (now != lastActivity_) {
+    lastActivity_ = now;
+    lastActiveCycle_ = cycle_;
+    return;
+  }
+  if (options_.stallCycles == 0 || cycle_ - lastActiveCycle_ < options_.stallCycles)
+    return;
+  // Quiet for the whole limit: stuck unless the GPU is simply idle (the host did not look yet).
+  lastActiveCycle_ = cycle_;
+  bool quiet = idle();
+  callStart_ = std::chrono::steady_clock::now(); // the STATUS read counted its own time
+  if (quiet)
+    return;
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "the GPU made no progress for %llu cycles while busy (no instruction committed, no "
+                "DRAM or host-memory traffic, no register write from the host) up to cycle %llu: "
+                "the RTL is stuck (limit: WARPFORGE_RTL_STALL_CYCLES; docs/rtl-sim.md)",
+                static_cast<unsigned long long>(options_.stallCycles),
+                static_cast<unsigned long long>(cycle_));
+  stop(buf);
 }
 
 void RtlDevice::flushCommits() {
@@ -411,6 +447,7 @@ uint32_t RtlDevice::readReg(uint32_t offset) {
 
 void RtlDevice::writeReg(uint32_t offset, uint32_t value) {
   knownIdle_ = false;
+  lastActiveCycle_ = cycle_;
   // SCRUB zeroes all device memory: done here, in the DRAM model, because the RTL cannot write
   // gigabytes in a simulated time anyone would wait for (docs/rtl-sim.md).
   if (offset == uint32_t(dev::Reg::Control) && (value & dev::kControlScrub) && dram_)
@@ -465,7 +502,8 @@ uint64_t RtlDevice::advance(uint64_t cycles) {
   while (run < cycles) {
     step();
     ++run;
-    if (news_ || !lost_.empty())
+    checkStall();
+    if (news_ || !lost_.empty() || knownIdle_)
       break;
   }
   busy_ += std::chrono::steady_clock::now() - callStart_;

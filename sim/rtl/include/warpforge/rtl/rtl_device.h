@@ -33,10 +33,15 @@ struct RtlOptions {
   double progressSeconds = 10;          ///< a progress line this often on long runs; 0: never
   std::string commitPath;               ///< the RTL's commit records, binary; empty: not written
   bool lockstep = false;                ///< compare the RTL's commit records with the emulator
+  /// The GPU counts as stuck (the device is lost, with that reason) after this many cycles in
+  /// which it is busy and shows no progress: no commit record, no DRAM or host-DMA beat, no
+  /// register write from the host. 0: never.
+  uint64_t stallCycles = 1000000;
 
-  /// Parses "wave=FILE,wave-cycles=FROM:TO,progress=SECONDS,commit=FILE,lockstep" after the
-  /// environment (WARPFORGE_RTL_WAVE, WARPFORGE_RTL_WAVE_CYCLES, WARPFORGE_RTL_PROGRESS,
-  /// WARPFORGE_RTL_COMMIT, WARPFORGE_RTL_LOCKSTEP); an empty string or why the text is wrong.
+  /// Parses "wave=FILE,wave-cycles=FROM:TO,progress=SECONDS,commit=FILE,lockstep,
+  /// stall-cycles=N" after the environment (WARPFORGE_RTL_WAVE, WARPFORGE_RTL_WAVE_CYCLES,
+  /// WARPFORGE_RTL_PROGRESS, WARPFORGE_RTL_COMMIT, WARPFORGE_RTL_LOCKSTEP,
+  /// WARPFORGE_RTL_STALL_CYCLES); an empty string or why the text is wrong.
   std::string parse(const std::string &options);
 };
 
@@ -89,6 +94,10 @@ private:
   bool regAccess(uint32_t offset, bool write, uint32_t value, uint32_t &result);
   void collectCommits();
   void progress();
+  /// Counts every sign of progress (commit headers, AXI beats and responses on every port).
+  uint64_t activity() const;
+  /// After stallCycles without progress: the device is lost unless STATUS says IDLE.
+  void checkStall();
 
   class DramBackend;
   class HostBackend;
@@ -109,6 +118,9 @@ private:
   std::FILE *commitFile_ = nullptr;
 
   uint64_t cycle_ = 0;
+  uint64_t commitHeaders_ = 0;
+  uint64_t lastActivity_ = 0;      ///< activity() when it last changed
+  uint64_t lastActiveCycle_ = 0;   ///< the cycle it last changed (or the host wrote a register)
   bool knownIdle_ = false;
   bool news_ = false; ///< a host write completed or the interrupt rose this cycle
   bool irq_ = false;
