@@ -3,14 +3,14 @@
 // Lanes / Share lanes (cycles t .. t + Share - 1); each sub-pass's result is written into the
 // register banks (and the predicate file) in the cycle the unit delivers it, which is the write
 // slot dispatch reserved (t + lat + j); the last sub-pass of the last pass releases the
-// scoreboard entries (RelPipe). Built today for UNIT_ALU (share 1) and UNIT_BMU (share 4); the
-// other pipelined units (IMUL, FMA, CVT, FP64, SFU) follow the same shape.
+// scoreboard entries (RelPipe). Built today for UNIT_ALU, UNIT_BMU and UNIT_FMA; the other
+// pipelined units (IMUL, CVT, FP64, SFU: 64-bit results in two banks) follow the same shape.
 //
 // Operands come as wf_opcoll delivers them: six slots (ra's, rb's, rc's in that order, as many as
 // each count), the 32-lane exec mask and the three predicate sources (raw; PT and absent: ones).
 // The unit reads a = ra, b = rb or the immediate, c = rc, a_hi / b_hi the pairs' high words, and
 // the predicate sources pa = pu0, pb = pu1, pc = pu2 for PLOP3 and pu0 otherwise (the one
-// predicate source of SEL, IADD, ISETP). S2R and LEAPC values (the core supplies them in a / b)
+// predicate source of SEL, IADD, ISETP, FSETP). S2R and LEAPC values (the core supplies them in a / b)
 // are not wired here yet.
 //
 // Write ports have wf_opcoll's shape (one row a bank, per-lane enables): the core ORs the
@@ -67,8 +67,9 @@ module wf_exec_pipe #(
   output wf_core_pkg::sb_release_t                  rel_pred_o
 );
 
-  if (Unit != 32'(wf_isa_pkg::UNIT_ALU) && Unit != 32'(wf_isa_pkg::UNIT_BMU)) begin : gen_bad_unit
-    $error("wf_exec_pipe: built for UNIT_ALU and UNIT_BMU only so far");
+  if (Unit != 32'(wf_isa_pkg::UNIT_ALU) && Unit != 32'(wf_isa_pkg::UNIT_BMU) &&
+      Unit != 32'(wf_isa_pkg::UNIT_FMA)) begin : gen_bad_unit
+    $error("wf_exec_pipe: built for UNIT_ALU, UNIT_BMU and UNIT_FMA only so far");
   end
   if (Share * UnitLanes != Lanes || (1 << PassLog) != Passes || (1 << BankLog) != Banks ||
       (1 << PtrBits) != Depth) begin : gen_bad_params
@@ -190,6 +191,22 @@ module wf_exec_pipe #(
       .res_o   (out_res),
       .pred_o  (out_pred)
     );
+  end else if (Unit == 32'(wf_isa_pkg::UNIT_FMA)) begin : gen_fma
+    wf_fma #(.Lanes(UnitLanes)) u_unit (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .valid_i (in_valid),
+      .inst_i  (wf_core_pkg::dec_word(dec)),
+      .a_i     (u_a),
+      .b_i     (u_b),
+      .c_i     (u_c),
+      .pc_i    (u_pc),
+      .valid_o (out_valid),
+      .res_o   (out_res),
+      .pred_o  (out_pred)
+    );
+    logic unused_fma;
+    assign unused_fma = ^{u_a_hi, u_b_hi, u_pa, u_pb};
   end else begin : gen_bmu
     wf_bmu #(.Lanes(UnitLanes)) u_unit (
       .clk_i   (clk_i),

@@ -8,9 +8,11 @@
 // reserved), the last sub-pass of the last pass releases. The record's share and latency are
 // checked against the ISA tables. ALU: LOP3 (three slots), IADD.X with carry in and out (a
 // predicate source and destination), ISETP .S64/.U64 (register pairs in slots 0-1 and 2-3).
-// BMU (WF_BENCH_BMU, lane share 4): POPC, BREV.
+// BMU (WF_BENCH_BMU, lane share 4): POPC, BREV. FMA (WF_BENCH_FMA): FFMA with operand negations
+// (three slots), FADD_I (the immediate as operand b), FSETP (predicate source and destination).
 #include "Vtb_exec_pipe_top.h"
 #include "common/tb_util.h"
+#include "warpforge/hls/fp32.h"
 #include "warpforge/hls/intops.h"
 
 #include <cstdio>
@@ -80,6 +82,27 @@ public:
     in.inst = Inst(rng_.chance(50) ? Opcode::POPC : Opcode::BREV);
     in.inst.operand("rd", in.rd).operand("ra", rng_.below(32));
     in.rdWe = true;
+#elif defined(WF_BENCH_FMA)
+    switch (rng_.below(3)) {
+    case 0:
+      in.inst = Inst(Opcode::FFMA);
+      in.inst.operand("rd", in.rd).operand("ra", rng_.below(32)).operand("rb", rng_.below(32))
+          .operand("rc", rng_.below(32)).mod("nega", rng_.below(2)).mod("negb", rng_.below(2))
+          .mod("negc", rng_.below(2));
+      in.rdWe = true;
+      break;
+    case 1:
+      in.inst = Inst(Opcode::FADD_I);
+      in.inst.operand("rd", in.rd).operand("ra", rng_.below(32)).operand("imm", rng_.int32());
+      in.rdWe = true;
+      break;
+    default:
+      in.inst = Inst(Opcode::FSETP);
+      in.inst.operand("pd", in.pd).operand("ra", rng_.below(32)).operand("rb", rng_.below(32))
+          .operand("pc", rng_.below(32)).mod("cmp", rng_.below(14)).mod("bop", rng_.below(3));
+      in.pdWe = true;
+      break;
+    }
 #else
     switch (rng_.below(3)) {
     case 0:
@@ -115,6 +138,24 @@ public:
     pred = false;
     switch (in.inst.op()) {
     case Opcode::POPC: res = hls::popc32(a); break;
+    case Opcode::FFMA: {
+      auto neg = [&](const char *m, uint32_t x) { return in.inst.get_mod(m) ? x ^ 0x80000000u : x; };
+      res = hls::ffma32(neg("nega", a), neg("negb", in.opnd[1][lane]), neg("negc", in.opnd[2][lane]),
+                        hls::RoundMode::RN, false);
+      break;
+    }
+    case Opcode::FADD_I:
+      res = hls::fadd32(a, uint32_t(in.inst.get_operand("imm")), hls::RoundMode::RN, false);
+      break;
+    case Opcode::FSETP: {
+      const unsigned pcField = unsigned(in.inst.get_operand("pc"));
+      const bool pc = (((in.pred[0] >> lane) & 1) != 0) != ((pcField >> 4) & 1);
+      const unsigned bop = unsigned(in.inst.get_mod("bop"));
+      const bool r = hls::fcmp32(a, in.opnd[1][lane], static_cast<hls::FCmp>(in.inst.get_mod("cmp")),
+                                 false);
+      pred = bop == 0 ? (r && pc) : bop == 1 ? (r || pc) : (r != pc);
+      break;
+    }
     case Opcode::BREV: res = hls::brev32(a); break;
     case Opcode::LOP3:
       res = hls::lop3(a, in.opnd[1][lane], in.opnd[2][lane],
