@@ -699,6 +699,24 @@ wf::rt::Error copyStreamAttributes(CUstream_st *dst, const CUstream_st *src) {
   return wf::rt::Error::cudaSuccess;
 }
 
+wf::rt::Error deviceByPciBusId(const char *pciBusId, int &device) {
+  cudaDeviceProp p;
+  fillProps(p);
+  // [domain:]bus:device[.function], hexadecimal, as CUDA accepts it.
+  unsigned domain = 0, bus = 0, dev = 0, fn = 0;
+  int n = std::sscanf(pciBusId, "%x:%x:%x.%x", &domain, &bus, &dev, &fn);
+  if (n < 3) {
+    domain = 0;
+    n = std::sscanf(pciBusId, "%x:%x.%x", &bus, &dev, &fn);
+    if (n < 2)
+      return wf::rt::Error::cudaErrorInvalidValue;
+  }
+  if (int(domain) != p.pciDomainID || int(bus) != p.pciBusID || int(dev) != p.pciDeviceID)
+    return wf::rt::Error::cudaErrorInvalidDevice;
+  device = 0;
+  return wf::rt::Error::cudaSuccess;
+}
+
 } // namespace wf::cudart
 
 namespace {
@@ -2142,20 +2160,7 @@ cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   API("cudaDeviceGetByPCIBusId");
   if (!device || !pciBusId) RETURN(Error::cudaErrorInvalidValue);
   REQUIRE_DEVICE();
-  cudaDeviceProp p;
-  fillProps(p);
-  // [domain:]bus:device[.function], hexadecimal, as CUDA accepts it.
-  unsigned domain = 0, bus = 0, dev = 0, fn = 0;
-  int n = std::sscanf(pciBusId, "%x:%x:%x.%x", &domain, &bus, &dev, &fn);
-  if (n < 3) {
-    domain = 0;
-    n = std::sscanf(pciBusId, "%x:%x.%x", &bus, &dev, &fn);
-    if (n < 2) RETURN(Error::cudaErrorInvalidValue);
-  }
-  if (int(domain) != p.pciDomainID || int(bus) != p.pciBusID || int(dev) != p.pciDeviceID)
-    RETURN(Error::cudaErrorInvalidDevice);
-  *device = 0;
-  RETURN(Error::cudaSuccess);
+  RETURN(wf::cudart::deviceByPciBusId(pciBusId, *device));
 }
 // Shared memory bank size: the banks are four bytes wide (deprecated calls; CUDA ignores the
 // setting on devices without configurable banks and answers success).

@@ -36,6 +36,8 @@ void deviceProperties(cudaDeviceProp &props);
 wf::rt::Error streamAttribute(CUstream_st *stream, int id, void *value);
 wf::rt::Error setStreamAttribute(CUstream_st *stream, int id, const void *value);
 wf::rt::Error copyStreamAttributes(CUstream_st *dst, const CUstream_st *src);
+/// The device a PCI bus id names ("[domain:]bus:device[.function]"): 0, or an error.
+wf::rt::Error deviceByPciBusId(const char *pciBusId, int &device);
 
 } // namespace wf::cudart
 

@@ -2567,6 +2567,43 @@ CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) {
     return kInvalidHandle;
   return toResult(wf::cudart::copyStreamAttributes(d, s));
 }
+CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId) {
+  DRIVER_CALL();
+  if (!dev || !pciBusId)
+    return kInvalidValue;
+  return toResult(wf::cudart::deviceByPciBusId(pciBusId, *dev));
+}
+CUresult cuModuleGetFunctionCount(unsigned *count, CUmodule module) {
+  DRIVER_CALL();
+  if (!count)
+    return kInvalidValue;
+  CUmod_st *m = liveModule(module);
+  if (!m)
+    return kInvalidHandle;
+  *count = unsigned(m->record->image.kernels.size());
+  return kSuccess;
+}
+CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned count, CUmodule module) {
+  DRIVER_CALL();
+  if (!functions)
+    return kInvalidValue;
+  CUmod_st *m = liveModule(module);
+  if (!m)
+    return kInvalidHandle;
+  // The first `count` kernels in the module's order, as cuModuleGetFunction's handles.
+  const auto &kernels = m->record->image.kernels;
+  for (unsigned i = 0; i < count && i < kernels.size(); ++i)
+    if (CUresult r = cuModuleGetFunction(&functions[i], module, kernels[i].name.c_str()))
+      return r;
+  return kSuccess;
+}
+CUresult cuModuleGetLoadingMode(int *mode) {
+  DRIVER_CALL();
+  if (!mode)
+    return kInvalidValue;
+  *mode = 1; // CU_MODULE_EAGER_LOADING: cuModuleLoadData compiles the whole module at once
+  return kSuccess;
+}
 CUresult cuCtxGetCacheConfig(int *config) {
   CONTEXT_CALL();
   if (!config)

@@ -669,3 +669,39 @@ TEST(EntryPoints, LaunchVariantsParamInfoAndStreamAttributes) {
   cudaStreamDestroy(t);
   cuMemFree_v2(out);
 }
+
+extern "C" {
+CUresult cuModuleGetFunctionCount(unsigned *count, CUmodule module);
+CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned count, CUmodule module);
+CUresult cuModuleGetLoadingMode(int *mode);
+CUresult cuDeviceGetByPCIBusId(int *dev, const char *id);
+}
+
+TEST(EntryPoints, ModuleEnumerationAndDeviceLookups) {
+  ASSERT_EQ(cuInit(0), 0);
+  CUmodule module = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&module, kPtx), 0);
+  unsigned count = 0;
+  ASSERT_EQ(cuModuleGetFunctionCount(&count, module), 0);
+  EXPECT_EQ(count, 1u);
+  CUfunction f = nullptr, byName = nullptr;
+  ASSERT_EQ(cuModuleEnumerateFunctions(&f, 1, module), 0);
+  ASSERT_EQ(cuModuleGetFunction(&byName, module, "iota"), 0);
+  EXPECT_EQ(f, byName);
+  const char *name = nullptr;
+  ASSERT_EQ(cuFuncGetName(&name, f), 0);
+  EXPECT_STREQ(name, "iota");
+  int mode = 0;
+  ASSERT_EQ(cuModuleGetLoadingMode(&mode), 0);
+  EXPECT_EQ(mode, 1); // eager
+  EXPECT_EQ(cuModuleGetFunctionCount(&count, reinterpret_cast<CUmodule>(0x10)), 400);
+
+  char bus[32] = {};
+  ASSERT_EQ(cuDeviceGetPCIBusId(bus, sizeof bus, 0), 0);
+  int dev = -1;
+  ASSERT_EQ(cuDeviceGetByPCIBusId(&dev, bus), 0);
+  EXPECT_EQ(dev, 0);
+  EXPECT_EQ(cuDeviceGetByPCIBusId(&dev, "ffff:ff:1f.0"), 101); // CUDA_ERROR_INVALID_DEVICE
+  EXPECT_EQ(cuDeviceGetByPCIBusId(&dev, "nonsense"), 1);
+
+}
