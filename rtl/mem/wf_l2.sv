@@ -1,22 +1,31 @@
 // The memory system shared by the cores: crossbar, Banks L2 banks, Channels AXI4 DRAM masters
 // (docs/microarchitecture.md, "L2 and global atomics", "Memory system outside the cores").
 // Line l lives in bank (l mod Banks) and on channel (l mod Channels).
+// Requests and responses travel as logic [N-1:0][MemReqBits-1:0] / [MemRspBits-1:0] (one
+// wf_soc_pkg::mem_req_t / mem_rsp_t each): Yosys 0.55 drops the dimension of an array of structs
+// (rtl/README.md).
 module wf_l2 #(
   parameter int unsigned Requesters = 2,
   parameter int unsigned Banks = 1,
   parameter int unsigned Channels = 1,
   parameter int unsigned LineBytes = 64,
+  parameter int unsigned BankBytes = 65536,  // l2_bytes / l2_banks
+  parameter int unsigned Ways = 4,           // l2_ways
   localparam int unsigned IdBits = wf_soc_pkg::DramIdBits
 ) (
   input  logic clk_i,
   input  logic rst_ni,
 
+  // Write every bank's dirty lines back to DRAM (held until flush_done_o, one cycle).
+  input  logic                                  flush_i,
+  output logic                                  flush_done_o,
+
   input  logic [Requesters-1:0]                 req_valid_i,
   output logic [Requesters-1:0]                 req_ready_o,
-  input  wf_soc_pkg::mem_req_t [Requesters-1:0] req_i,
+  input  logic [Requesters-1:0][wf_soc_pkg::MemReqBits-1:0] req_i,
   output logic [Requesters-1:0]                 rsp_valid_o,
   input  logic [Requesters-1:0]                 rsp_ready_i,
-  output wf_soc_pkg::mem_rsp_t [Requesters-1:0] rsp_o,
+  output logic [Requesters-1:0][wf_soc_pkg::MemRspBits-1:0] rsp_o,
 
   output logic [Channels-1:0]                   awvalid_o,
   input  logic [Channels-1:0]                   awready_i,
@@ -51,12 +60,22 @@ module wf_l2 #(
 
   localparam int unsigned SrcBits = Requesters > 1 ? $clog2(Requesters) : 1;
   localparam int unsigned LineShift = $clog2(LineBytes);
+  localparam int unsigned Sets = BankBytes / LineBytes / Ways;
+
+  // Flush: each bank walks once; the flush is done when every bank has finished.
+  logic [Banks-1:0] flush_done_d, flush_done_q, bank_flush_done;
+  assign flush_done_d = flush_i && !flush_done_o ? flush_done_q | bank_flush_done : '0;
+  assign flush_done_o = flush_i && &(flush_done_q | bank_flush_done);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) flush_done_q <= '0;
+    else         flush_done_q <= flush_done_d;
+  end
 
   logic [Banks-1:0]                  bank_req_valid, bank_req_ready;
-  wf_soc_pkg::mem_req_t [Banks-1:0]  bank_req;
+  logic [Banks-1:0][wf_soc_pkg::MemReqBits-1:0] bank_req;
   logic [Banks-1:0][SrcBits-1:0]     bank_req_src, bank_rsp_src;
   logic [Banks-1:0]                  bank_rsp_valid, bank_rsp_ready;
-  wf_soc_pkg::mem_rsp_t [Banks-1:0]  bank_rsp;
+  logic [Banks-1:0][wf_soc_pkg::MemRspBits-1:0] bank_rsp;
 
   wf_mem_xbar #(
     .Requesters(Requesters),
@@ -93,10 +112,16 @@ module wf_l2 #(
   for (genvar b = 0; b < Banks; b++) begin : gen_bank
     wf_l2_bank #(
       .LineBytes(LineBytes),
-      .SrcBits  (SrcBits)
+      .SrcBits  (SrcBits),
+      .Sets     (Sets),
+      .Ways     (Ways),
+      .Banks    (Banks),
+      .BankIndex(b)
     ) u_bank (
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),
+      .flush_i         (flush_i && !flush_done_q[b]),
+      .flush_done_o    (bank_flush_done[b]),
       .req_valid_i     (bank_req_valid[b]),
       .req_ready_o     (bank_req_ready[b]),
       .req_i           (bank_req[b]),

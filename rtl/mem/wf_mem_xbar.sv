@@ -4,6 +4,9 @@
 // first after the requester granted last (round robin; after reset requester 0 comes first).
 // Responses go back the same way: each requester takes one response a cycle, from the first bank
 // after the one it took last.
+// Requests and responses travel as logic [N-1:0][MemReqBits-1:0] / [MemRspBits-1:0] (one
+// wf_soc_pkg::mem_req_t / mem_rsp_t each): Yosys 0.55 drops the dimension of an array of structs
+// (rtl/README.md).
 module wf_mem_xbar #(
   parameter int unsigned Requesters = 2,
   parameter int unsigned Banks = 1,
@@ -16,18 +19,18 @@ module wf_mem_xbar #(
 
   input  logic [Requesters-1:0]                   req_valid_i,
   output logic [Requesters-1:0]                   req_ready_o,
-  input  wf_soc_pkg::mem_req_t [Requesters-1:0]   req_i,
+  input  logic [Requesters-1:0][wf_soc_pkg::MemReqBits-1:0] req_i,
   output logic [Requesters-1:0]                   rsp_valid_o,
   input  logic [Requesters-1:0]                   rsp_ready_i,
-  output wf_soc_pkg::mem_rsp_t [Requesters-1:0]   rsp_o,
+  output logic [Requesters-1:0][wf_soc_pkg::MemRspBits-1:0] rsp_o,
 
   output logic [Banks-1:0]                        bank_req_valid_o,
   input  logic [Banks-1:0]                        bank_req_ready_i,
-  output wf_soc_pkg::mem_req_t [Banks-1:0]        bank_req_o,
+  output logic [Banks-1:0][wf_soc_pkg::MemReqBits-1:0] bank_req_o,
   output logic [Banks-1:0][SrcBits-1:0]           bank_req_src_o,
   input  logic [Banks-1:0]                        bank_rsp_valid_i,
   output logic [Banks-1:0]                        bank_rsp_ready_o,
-  input  wf_soc_pkg::mem_rsp_t [Banks-1:0]        bank_rsp_i,
+  input  logic [Banks-1:0][wf_soc_pkg::MemRspBits-1:0] bank_rsp_i,
   input  logic [Banks-1:0][SrcBits-1:0]           bank_rsp_src_i
 );
 
@@ -35,9 +38,12 @@ module wf_mem_xbar #(
 
   // Which bank each request wants.
   logic [Requesters-1:0][BankBits-1:0] want_bank;
+  wf_soc_pkg::mem_req_t                req_view;
   always_comb begin
+    req_view = '0;
     for (int unsigned r = 0; r < Requesters; r++) begin
-      want_bank[r] = Banks > 1 ? BankBits'(req_i[r].addr >> LineShift) : '0;
+      req_view     = req_i[r];
+      want_bank[r] = Banks > 1 ? BankBits'(req_view.addr >> LineShift) : '0;
     end
   end
 

@@ -79,7 +79,11 @@ module wf_cmd_proc #(
   input  wf_soc_pkg::fault_t        fault_i,
   input  logic [31:0]               warp_insts_i,    // this cycle, over all cores
   input  logic [31:0]               thread_insts_i,
-  output logic                      stop_o
+  output logic                      stop_o,
+
+  // FENCE: the L2 writes its dirty lines back to DRAM (l2_flush_o held until l2_flush_done_i).
+  output logic                      l2_flush_o,
+  input  logic                      l2_flush_done_i
 );
 
   localparam wf_config_pkg::config_t Cfg =
@@ -129,7 +133,8 @@ module wf_cmd_proc #(
   // ---------------------------------------------------------------------------------------------
   // Command sequencer.
   typedef enum logic [3:0] {
-    SIdle, SFetch, SDecode, SMove, SLaunchDesc, SParams, SRun, SDrain, SComplete, SRecord, SDone
+    SIdle, SFetch, SDecode, SMove, SLaunchDesc, SParams, SRun, SDrain, SComplete, SRecord, SDone,
+    SFlush
   } state_e;
 
   state_e state_d, state_q;
@@ -269,6 +274,7 @@ module wf_cmd_proc #(
     end
 
     unique case (state_q)
+      SFlush: if (l2_flush_done_i) state_d = SComplete;
       SIdle: begin
         if (reset_pend_q) begin
           // CONTROL.RESET takes effect between commands.
@@ -313,7 +319,10 @@ module wf_cmd_proc #(
           status_d = wf_device_pkg::STATUS_BAD_COMMAND;
         end else begin
           unique case (op_d)
-            wf_device_pkg::CMD_NOP, wf_device_pkg::CMD_FENCE: ;
+            wf_device_pkg::CMD_NOP: ;
+            // Every earlier command is complete (they run in order); the L2's dirty lines go to
+            // DRAM, so that memory outside the L2's view (the DRAM itself) holds every write.
+            wf_device_pkg::CMD_FENCE: state_d = SFlush;
             wf_device_pkg::CMD_TIMESTAMP: begin
               if (!host_range_ok(arg0_d, 64'd8, dma_window_size_i)) begin
                 status_d = wf_device_pkg::STATUS_BAD_COMMAND;
@@ -844,6 +853,7 @@ module wf_cmd_proc #(
   assign launch_cfg_o = lcfg_q;
   assign launch_start_o = launch_start_q;
   assign stop_o = fault_seen_q;
+  assign l2_flush_o = state_q == SFlush;
   assign mv_done = done_q;
   assign mv_error = err_q;
 

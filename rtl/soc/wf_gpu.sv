@@ -27,7 +27,10 @@
 //                          commit_wb_t with one row of register values, the REG parts; the
 //                          harness packs device.toml's CommitRecord bytes from them), never held
 //                          back. commit_wb_data_o has 32 lanes; a core of L lanes drives the low
-//                          L. Simulation only; a board leaves them open.
+//                          L. Simulation only; a board leaves them open. The records are
+//                          logic [Cores-1:0][CommitHdrBits-1:0] / [CommitWbBits-1:0] (one struct
+//                          a core, the same bits): Yosys 0.55 drops the dimension of an array of
+//                          structs (rtl/README.md), so no array here has a struct element type.
 //
 // Parameters: ConfigIndex selects the named configuration (isa/config.toml order, as the CONFIG
 // register reads); Cores, DramChannels and LineBytes size the ports and must equal that
@@ -130,9 +133,9 @@ module wf_gpu #(
 
   // Commit records for lockstep, one set a core.
   output logic [Cores-1:0]                                      commit_valid_o,
-  output wf_core_pkg::commit_hdr_t [Cores-1:0]                  commit_o,
+  output logic [Cores-1:0][wf_core_pkg::CommitHdrBits-1:0]      commit_o,     // commit_hdr_t each
   output logic [Cores-1:0]                                      commit_wb_valid_o,
-  output wf_core_pkg::commit_wb_t [Cores-1:0]                   commit_wb_o,
+  output logic [Cores-1:0][wf_core_pkg::CommitWbBits-1:0]       commit_wb_o,  // commit_wb_t each
   output logic [Cores-1:0][wf_config_pkg::ParamMaxLanes-1:0][31:0] commit_wb_data_o
 );
 
@@ -195,14 +198,14 @@ module wf_gpu #(
   // Requesters of the memory system: the cores, then the command processor.
   localparam int unsigned Requesters = Cores + 1;
   logic [Requesters-1:0]                 mem_req_valid, mem_req_ready, mem_rsp_valid, mem_rsp_ready;
-  wf_soc_pkg::mem_req_t [Requesters-1:0] mem_req;
-  wf_soc_pkg::mem_rsp_t [Requesters-1:0] mem_rsp;
+  logic [Requesters-1:0][wf_soc_pkg::MemReqBits-1:0] mem_req;  // mem_req_t each
+  logic [Requesters-1:0][wf_soc_pkg::MemRspBits-1:0] mem_rsp;  // mem_rsp_t each
 
   logic         param_we;
   logic [31:0]  param_waddr;
   logic [511:0] param_wdata;
   logic [63:0]  param_wmask;
-  logic         launch_start, launch_done, stop, fault_valid;
+  logic         launch_start, launch_done, stop, fault_valid, l2_flush, l2_flush_done;
   wf_soc_pkg::launch_cfg_t launch_cfg;
   wf_soc_pkg::fault_t      fault;
   logic [31:0]  warp_insts, thread_insts;
@@ -260,7 +263,9 @@ module wf_gpu #(
     .fault_i             (fault),
     .warp_insts_i        (warp_insts),
     .thread_insts_i      (thread_insts),
-    .stop_o              (stop)
+    .stop_o              (stop),
+    .l2_flush_o          (l2_flush),
+    .l2_flush_done_i     (l2_flush_done)
   );
 
   // The host-DMA master: single-beat INCR bursts of 64 bytes, one transaction at a time, ID 0.
@@ -299,7 +304,7 @@ module wf_gpu #(
 
   logic [Cores-1:0]   block_valid, block_accept, block_retire, core_idle, core_fault_valid;
   wf_soc_pkg::block_t block;
-  wf_soc_pkg::fault_t [Cores-1:0] core_fault;
+  logic [Cores-1:0][wf_soc_pkg::FaultBits-1:0] core_fault;  // fault_t each
 
   wf_dispatcher #(
     .Cores(Cores)
@@ -316,12 +321,13 @@ module wf_gpu #(
     .done_o        (launch_done)
   );
 
-  wf_soc_pkg::param_req_t [Cores-1:0]   param_req;
-  wf_soc_pkg::issue_count_t [Cores-1:0] issue_count;
+  logic [Cores-1:0][wf_soc_pkg::ParamReqBits-1:0]      param_req;    // param_req_t each
+  logic [Cores-1:0][wf_soc_pkg::IssueCountRecBits-1:0] issue_count;  // issue_count_t each
 
   for (genvar c = 0; c < Cores; c++) begin : gen_core
     logic [Cfg.lanes-1:0][31:0] wb_data;
     wf_soc_pkg::param_rsp_t     param_rsp;
+    wf_soc_pkg::param_req_t     param_req_view;
 
     wf_core #(
       .CoreId   (c),
@@ -361,7 +367,8 @@ module wf_gpu #(
       .commit_wb_data_o (wb_data)
     );
 
-    assign param_req_addr[c] = param_req[c].addr;
+    assign param_req_view = param_req[c];
+    assign param_req_addr[c] = param_req_view.addr;
     assign param_rsp.rdata = wf_soc_pkg::LineBitsMax'(param_rsp_rdata);
     assign commit_wb_data_o[c] = (wf_config_pkg::ParamMaxLanes * 32)'(wb_data);
   end
@@ -379,12 +386,15 @@ module wf_gpu #(
   end
 
   // Issue counts over all cores, for the watchdog and the completion record.
+  wf_soc_pkg::issue_count_t count_view;
   always_comb begin
     warp_insts = '0;
     thread_insts = '0;
+    count_view = '0;
     for (int unsigned c = 0; c < Cores; c++) begin
-      warp_insts = warp_insts + 32'(issue_count[c].warp_insts);
-      thread_insts = thread_insts + 32'(issue_count[c].thread_insts);
+      count_view = issue_count[c];
+      warp_insts = warp_insts + 32'(count_view.warp_insts);
+      thread_insts = thread_insts + 32'(count_view.thread_insts);
     end
   end
 
@@ -394,10 +404,14 @@ module wf_gpu #(
     .Requesters(Requesters),
     .Banks     (Cfg.l2_banks),
     .Channels  (DramChannels),
-    .LineBytes (LineBytes)
+    .LineBytes (LineBytes),
+    .BankBytes (Cfg.l2_bytes / Cfg.l2_banks),
+    .Ways      (Cfg.l2_ways)
   ) u_l2 (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
+    .flush_i    (l2_flush),
+    .flush_done_o(l2_flush_done),
     .req_valid_i(mem_req_valid),
     .req_ready_o(mem_req_ready),
     .req_i      (mem_req),

@@ -514,8 +514,11 @@ public:
     ++tail_;
   }
 
-  // Rings the doorbell and waits until every submitted command completed.
+  // Rings the doorbell and waits until every submitted command completed. A FENCE ends every
+  // batch: the L2 is write-back, and DRAM (what compare() reads) holds the batch's writes only
+  // after a FENCE has written the L2's dirty lines back.
   void run_ring() {
+    submit(cmd(dev::Op::Fence, 0, 0, 0, 0));
     wr(dev::Reg::QueueTail, tail_);
     for (unsigned i = 0; i < 2000000 / 64; ++i) {
       for (unsigned k = 0; k < 64; ++k)
@@ -677,7 +680,8 @@ public:
     setup_ring();
     uint64_t left = commands;
     while (left > 0) {
-      const unsigned batch = unsigned(std::min<uint64_t>(left, 1 + rng_.below(kRingSize)));
+      // At most kRingSize - 1, with run_ring's FENCE.
+      const unsigned batch = unsigned(std::min<uint64_t>(left, 1 + rng_.below(kRingSize - 1)));
       for (unsigned i = 0; i < batch; ++i) {
         const uint64_t n = rng_.chance(10) ? rng_.below(4) : rng_.below(700);
         const uint64_t rec = rng_.chance(40) ? record() : ~0ull;

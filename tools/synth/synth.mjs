@@ -7,7 +7,12 @@
 //        [--lanes N] [--param NAME=VALUE ...] [--family xcup] [--abc9]
 //        [--out DIR] [--check] [--netlist] [--quiet]
 //
-// --unit NAME   a module of rtl/ ("alu" means "wf_alu"); --all: every file of rtl/units/
+// --unit NAME   a module of rtl/ ("alu" means "wf_alu"); --all: every file of rtl/units/;
+//               --blocks: every module of rtl/units, rtl/core, rtl/soc and rtl/mem
+// --config NAME sizes every unit for a named configuration of isa/config.toml (tiny, default,
+//               large; values from the generated wf_config_pkg): each parameter the unit declares
+//               that configPairs() below knows gets the configuration's value (execution units
+//               keep Lanes = 1: per-lane figures)
 // --lanes N     sets parameter Lanes (when the unit has it); default 1: the per-lane figures
 // --default-param NAME=VALUE  sets a parameter only in the units that declare it (a named
 //               configuration's values: NumBanks, LineBytes)
@@ -16,6 +21,8 @@
 //               unmapped); without it the status is 0 unless arguments are wrong
 // --netlist     also writes DIR/<unit>.netlist.json (the mapped netlist)
 // --jobs N      synthesizes N units at a time (each Yosys instance is single-threaded)
+// --check-sources  no synthesis: scans every source of rtl/ for constructs Yosys 0.55 reads
+//               wrongly without an error (arrays of struct types, below); exit 1 if any
 // --abc9        maps with abc9 (timing-driven; no wide-LUT MUXF7/8) instead of synth_xilinx's abc
 // --nowidelut   no LUT7/LUT8 (MUXF7/MUXF8) in the mapping
 // Exit 77 when @yowasp/yosys is not installed (run `npm ci` in tools/synth).
@@ -54,6 +61,8 @@ function parseArgs(argv) {
     switch (a) {
       case '--unit': o.units.push(val()); break;
       case '--all': o.all = true; break;
+      case '--blocks': o.blocks = true; break;
+      case '--config': o.config = val(); break;
       case '--lanes': o.lanes = Number(val()); break;
       case '--param': {
         const [k, pv] = val().split('=');
@@ -73,13 +82,14 @@ function parseArgs(argv) {
       case '--jobs': o.jobs = Math.max(1, Number(val())); break;
       case '--out': o.out = val(); break;
       case '--check': o.check = true; break;
+      case '--check-sources': o.checkSources = true; break;
       case '--netlist': o.netlist = true; break;
       case '--quiet': o.quiet = true; break;
       case '--help': case '-h': usage(); break;
       default: usage(`unknown argument ${a}`);
     }
   }
-  if (!o.all && o.units.length === 0) usage('name a unit or --all');
+  if (!o.all && !o.blocks && !o.checkSources && o.units.length === 0) usage('name a unit or --all');
   return o;
 }
 
@@ -118,6 +128,121 @@ function orderPackages(pkgs) {
 function rtlSources() {
   const files = listSv(rtlDir).filter((p) => !p.includes(`${join(rtlDir, 'lint')}/`));
   return [...orderPackages(files.filter(isPkg)), ...files.filter((p) => !isPkg(p))];
+}
+
+// Arrays of struct types. Yosys 0.55 drops the dimension of an array whose element is a packed
+// struct or union, packed (`issue_t [N-1:0] x`) or unpacked (`issue_t x [N]`), ports included: x
+// becomes one element wide, and `x[k].f` a new unconnected wire. Only a field access leaves a
+// warning ("implicitly declared"); a whole-element access (`y = x[k]`, `x_q <= x_d`) is dropped
+// silently and the unit reports a netlist that is not the design. So the sources are checked
+// before Yosys reads them: such arrays are written logic [N-1:0][W-1:0] (rtl/README.md).
+const stripComments = (text) => text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/.*$/gm, '');
+
+function structTypeNames(texts) {
+  const names = new Set();
+  for (const t of texts) {
+    const re = /typedef\s+(?:struct|union)\b[^{]*\{[^}]*\}\s*(\w+)\s*;/g;
+    for (let m; (m = re.exec(t));) names.add(m[1]);
+  }
+  return names;
+}
+
+// One finding per declaration: `file:line: <text>`.
+function structArrayDecls(files) {
+  const texts = new Map(files.map((p) => [p, stripComments(readFileSync(p, 'utf8'))]));
+  const names = structTypeNames([...texts.values()]);
+  if (names.size === 0) return [];
+  const alt = [...names].join('|');
+  const packed = new RegExp(`(?:\\b\\w+::)?\\b(?:${alt})\\s*\\[`, 'g');
+  const unpacked = new RegExp(`(?:\\b\\w+::)?\\b(?:${alt})\\s+\\w+\\s*\\[`, 'g');
+  const found = [];
+  for (const [p, text] of texts) {
+    for (const re of [packed, unpacked]) {
+      re.lastIndex = 0;
+      for (let m; (m = re.exec(text));) {
+        const line = text.slice(0, m.index).split('\n').length;
+        const src = text.split('\n')[line - 1].trim();
+        found.push(`${relative(repo, p)}:${line}: ${src}`);
+      }
+    }
+  }
+  return [...new Set(found)];
+}
+
+// A named configuration's values, from the generated wf_config_pkg (ConfigTinyLanes = 8; ...).
+function configValues(name) {
+  const cap = name.charAt(0).toUpperCase() + name.slice(1);
+  const text = readFileSync(join(rtlDir, 'pkg', 'wf_config_pkg.sv'), 'utf8');
+  const vals = {};
+  const re = new RegExp(`localparam int unsigned Config${cap}(\\w+) = (\\d+);`, 'g');
+  for (let m; (m = re.exec(text));) vals[m[1]] = Number(m[2]);
+  if (Object.keys(vals).length === 0) usage(`no configuration ${name} in wf_config_pkg`);
+  const idx = new RegExp(`CFG_${name.toUpperCase()} = (\\d+)`).exec(text);
+  vals.Index = idx ? Number(idx[1]) : 0;
+  return vals;
+}
+
+// The parameters of `unit` (those it declares) set from configuration values c: what the GPU
+// top would give the block (wf_gpu, wf_core and the blocks' own parameter defaults say the same).
+function configParams(unit, file, c) {
+  const text = readFileSync(file, 'utf8');
+  const declared = new Set([...text.matchAll(/parameter\s+int\s+unsigned\s+(\w+)/g)].map((m) => m[1]));
+  const isUnit = file.includes(`${join(rtlDir, 'units')}/`);
+  const l2Banks = c.L2Banks, rfBanks = c.RfBanks;
+  const pairs = {
+    Lanes: isUnit ? 1 : c.Lanes,
+    Warps: c.WarpsPerCore,
+    Collectors: c.OperandCollectors,
+    Depth: c.IbufferDepth,
+    Entries: c.ScoreboardEntries,
+    Policy: c.SchedulerPolicy,
+    IssueWidth: c.IssueWidth,
+    WarpRegs: c.RegsPerCore / 32,
+    MaxBlocks: c.MaxBlocksPerCore,
+    LineBytes: c.CacheLineBytes,
+    IcBytes: c.IcacheBytes,
+    IcLineBytes: c.IcacheLineBytes,
+    IcWays: c.IcacheWays,
+    Cores: c.Cores,
+    DramChannels: c.DramChannels,
+    Channels: c.DramChannels,
+    ConfigIndex: c.Index,
+    ClockMhz: c.ClockMhz,
+    Requesters: c.Cores + 1,
+    BankBytes: c.L2Bytes / l2Banks,
+    NumBanks: c.SharedBanks,
+    Rows: c.RegsPerCore / 32 / rfBanks * (32 / c.Lanes),
+    SrcBits: Math.max(1, Math.ceil(Math.log2(c.Cores + 1))),
+  };
+  if (['wf_mem_xbar', 'wf_l2', 'wf_dram_axi', 'wf_l2_bank'].includes(unit)) pairs.Banks = l2Banks;
+  else pairs.Banks = rfBanks;
+  if (['wf_l2', 'wf_l2_bank'].includes(unit)) pairs.Ways = c.L2Ways;
+  else pairs.Ways = c.IcacheWays;
+  pairs.Sets = unit === 'wf_l2_bank' ? c.L2Bytes / l2Banks / c.CacheLineBytes / c.L2Ways
+                                     : c.IcacheBytes / c.IcacheLineBytes / c.IcacheWays;
+  const out = {};
+  for (const [k, v] of Object.entries(pairs)) if (declared.has(k)) out[k] = String(v);
+  return out;
+}
+
+// Yosys 0.55 does not resolve another package's constant inside a package (`localparam int
+// unsigned LineBytesMax = wf_config_pkg::ParamMaxCacheLineBytes;` in wf_soc_pkg is "implicitly
+// declared outside of a module", an error). So the flow writes the value in its place, in the
+// text Yosys reads (the sources keep the reference: one source of truth): every `pkg::NAME` in a
+// package whose NAME is a literal-valued localparam of that other package.
+function literalConstants(pkgText) {
+  const vals = new Map();
+  const re = /localparam\s+(?:int\s+unsigned|int|integer|logic(?:\s*\[[^\]]*\])?)\s+(\w+)\s*=\s*((?:\d+'[sS]?[hHdDbBoO][0-9a-fA-F_xXzZ]+)|\d+)\s*;/g;
+  for (let m; (m = re.exec(pkgText));) vals.set(m[1], m[2]);
+  return vals;
+}
+
+function inlineForeignConstants(text, pkgTexts) {
+  return text.replace(/\b(\w+_pkg)::(\w+)\b/g, (all, pkg, name) => {
+    const other = pkgTexts.get(pkg);
+    const v = other ? literalConstants(other).get(name) : undefined;
+    return v === undefined ? all : `(${v})`;
+  });
 }
 
 const SEQ = /^(FD[A-Z]*|LD[A-Z]*|SRL.*|RAM.*|RAMB.*|URAM.*|DSP48.*|FIFO.*|BUFG.*)$/;
@@ -257,10 +382,12 @@ function resources(mod) {
 async function synthUnit(runYosys, version, unit, sources, opts) {
   const files = {};
   const names = [];
+  const pkgTexts = new Map(sources.filter(isPkg).map((p) => [pkgName(p), readFileSync(p, 'utf8')]));
   for (const p of sources) {
     const rel = relative(repo, p);
     const vname = rel.replace(/[\/]/g, '__');
-    const text = readFileSync(p, 'utf8');
+    const raw = readFileSync(p, 'utf8');
+    const text = isPkg(p) ? inlineForeignConstants(raw, pkgTexts) : raw;
     files[vname] = text;
     names.push(vname);
   }
@@ -321,14 +448,19 @@ async function synthUnit(runYosys, version, unit, sources, opts) {
                    worst_from: depth.worst_from, worst_to: depth.worst_to,
                    worst_lut_path: depth.worst_lut_path };
   const unmapped = Object.keys(report.resources.cells_by_type).filter((t) => t.startsWith('$'));
+  const structArrays = structArrayDecls(sources);
   // An identifier Yosys declared implicitly is one it did not resolve: an enum label inside a
   // package function, or a field of an element of a packed array of structs (`x[k].f`: Yosys
   // 0.55 drops the array dimension of `struct_t [N-1:0] x` and makes `x[k].f` a new, unconnected
   // wire). Either way the netlist is not the design, so the unit fails instead of reporting it.
   const implicit = [...new Set(ylog.split('\n')
     .map((l) => /Identifier `\\?([^']+)' is implicitly declared/.exec(l)?.[1]).filter(Boolean))];
-  report.ok = unmapped.length === 0 && implicit.length === 0;
+  report.ok = unmapped.length === 0 && implicit.length === 0 && structArrays.length === 0;
   if (unmapped.length) report.error = `unmapped cells: ${unmapped.join(', ')}`;
+  if (structArrays.length) {
+    report.error = `${report.error ? `${report.error}; ` : ''}arrays of structs (Yosys drops their ` +
+      `dimension; netlist not the design): ${structArrays.join('; ')}`;
+  }
   if (implicit.length) {
     report.error = `${report.error ? `${report.error}; ` : ''}identifiers Yosys did not resolve ` +
       `(netlist not the design): ${implicit.slice(0, 8).join(', ')}${implicit.length > 8 ? ', ...' : ''}`;
@@ -339,6 +471,12 @@ async function synthUnit(runYosys, version, unit, sources, opts) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  if (opts.checkSources) {
+    const found = structArrayDecls(rtlSources());
+    for (const f of found) console.log(`${f}: array of a struct type (Yosys 0.55 drops its dimension)`);
+    console.log(`synth: ${rtlSources().length} sources of rtl/ checked, ${found.length} arrays of structs`);
+    process.exit(found.length ? 1 : 0);
+  }
   let runYosys;
   let version;
   try {
@@ -375,6 +513,11 @@ async function main() {
   const sources = all;
   let units = opts.units.map((u) => (u.startsWith('wf_') ? u : `wf_${u}`));
   if (opts.all) units = listSv(join(rtlDir, 'units')).map((p) => basename(p, '.sv'));
+  if (opts.blocks) {
+    units = ['units', 'core', 'mem', 'soc'].flatMap((d) => listSv(join(rtlDir, d)))
+      .filter((p) => !isPkg(p)).map((p) => basename(p, '.sv'));
+  }
+  const cfg = opts.config ? configValues(opts.config) : null;
   const known = new Set(sources.map((p) => basename(p, '.sv')));
   for (const u of units) if (!known.has(u)) usage(`no module ${u} in rtl/`);
   if (opts.out) mkdirSync(opts.out, { recursive: true });
@@ -386,7 +529,9 @@ async function main() {
     while (next < units.length) {
       const i = next++;
       const unit = units[i];
-      const { report, log, netlist } = await synthUnit(runYosys, version, unit, sourcesFor(unit), opts);
+      const unitOpts = cfg ? { ...opts, params: { ...configParams(unit, sources.find((p) => basename(p, '.sv') === unit), cfg), ...opts.params } } : opts;
+      const { report, log, netlist } = await synthUnit(runYosys, version, unit, sourcesFor(unit), unitOpts);
+      if (opts.config) report.config = opts.config;
       summary[i] = report;
       failed = failed || !report.ok;
       if (opts.out) {
