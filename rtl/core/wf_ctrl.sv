@@ -10,10 +10,13 @@
 //   start_lanes_i    per started warp the lanes that exist (a partial last warp has fewer);
 //   start_pc_i       the kernel entry (instruction index). The started warps' groups are set at
 //                    the end of the cycle; each then wants a fetch redirect (one a cycle, below).
+//   start_block_i    the block slot of the warps started this cycle (wf_admit's admit_slot_o; one block a
+//                    cycle): its CTA barriers are cleared.
 //   pass_i, a_i/b_i/c_i  one pass of a CTRL instruction from dispatch (exec = group AND guard);
 //                    the instruction resolves in the cycle after its last pass (pass_i.last).
 //                    a_i carries BRX/CALLR/RET's per-lane targets (buffered over the passes);
-//                    b_i and c_i are for register-reading CTRL instructions not built yet.
+//                    b_i carries BAR's count (buffered likewise); c_i is for register-reading
+//                    CTRL instructions not built yet.
 //   resolve_o        the instruction of last cycle's last pass resolved this cycle (the CTRL
 //                    unit is free again: issue's "CTRL idle" may be derived from it).
 //   redirect_o       one a cycle: the warp's new fetch (and issue) pc. The resolution of a
@@ -25,7 +28,8 @@
 //   idle_o           no group, no runnable lane, no pick in flight (waits at barriers only, or
 //                    finished, or not resident).
 //   done_o           every lane of the warp exited (its slot can retire with its block).
-//   fault_valid_o    a CTRL-detected fault in this cycle (resolution): fault_o has kind, pc
+//   fault_valid_o    a CTRL-detected fault in this cycle (a resolution's, else a block deadlock:
+//                    BARRIER_DEADLOCK, level while it lasts, code = the BSYNC's b): fault_o has kind, pc
 //                    (bytes), code (TRAP/BPT code; for a bad jump the target); fault_detail_o the
 //                    device.toml detail; fault_warp_o/fault_lane_o the lowest exec lane of the
 //                    warp, from which the core fills the block and thread fields. A faulting
@@ -43,9 +47,15 @@
 //   release_o        the scoreboard release (RelCtrl): in the cycle the last pass is taken.
 //
 // Built: BRA, CALL, BRX, RET, CALLR (jumps and link writes), EXIT, BSSY, BSYNC, B2R, R2B, the
-// yield of a spinning group, the convergence pick, TRAP/BPT faults, bad jump targets. Every
-// other CTRL opcode resolves as "continue at the next pc" (a redirect when it stops fetch) and is NOT yet what execution-model.md says: WARPSYNC (right only when its group
-// is complete), BAR, NANOSLEEP (no sleep), VOTE, SHFL, MATCH, REDUX (no result).
+// yield of a spinning group, the convergence pick, TRAP/BPT faults, bad jump targets, BAR.SYNC and
+// BAR.ARRIVE (per block slot 16 barriers of {in use, count, arrivals}, per warp and barrier the
+// arrived and waiting lanes; arrival, completion and release in the resolution's cycle; EXIT
+// re-checks its block's count-0 barriers; ids above 15 fault) and the block deadlock check.
+// NOT built: BAR.RED's reduction and rd write (it counts and waits as SYNC: rd is never written,
+// its scoreboard entry never released). Every other CTRL opcode resolves as "continue at the
+// next pc" (a redirect when it stops fetch) and is NOT yet what execution-model.md says: WARPSYNC
+// (right only when its group is complete), NANOSLEEP (no sleep), VOTE, SHFL, MATCH, REDUX (no
+// result).
 // BRX/CALLR/RET's minimum over 32 lane targets is one combinational tree (a depth to pipeline).
 //
 // Timing (hls CtrlUnit): pass in t, resolution in t + 1 (state written at its end). The pick: in
@@ -60,12 +70,16 @@
 // asynchronous reads: LUTRAM); the convergence barrier masks, BSYNC waiters and yielded-out
 // masks of a warp are one RAM row (Warps x 1536 bits, one asynchronous read and one write a
 // cycle: LUTRAM), cleared for a started warp by a per-warp valid bit. The group, runnable,
-// exited and yielded masks are flip-flops (several warps change in one cycle).
+// exited and yielded masks are flip-flops (several warps change in one cycle). The CTA barrier
+// table and the per-warp arrived/waiting masks are flip-flops too (a release changes every warp
+// of a block in one cycle; a LUTRAM form is to come).
 module wf_ctrl #(
   parameter int unsigned Warps          = wf_config_pkg::ConfigDefaultWarpsPerCore,
   parameter int unsigned Lanes          = wf_config_pkg::ConfigDefaultLanes,
   parameter int unsigned YieldBackEdges = wf_isa_pkg::YieldBackEdges,
+  parameter int unsigned Blocks         = wf_config_pkg::ConfigDefaultMaxBlocksPerCore,
   localparam int unsigned WarpBits      = Warps > 1 ? $clog2(Warps) : 1,
+  localparam int unsigned BlockBits     = Blocks > 1 ? $clog2(Blocks) : 1,
   localparam int unsigned PcBits        = wf_core_pkg::PcBits,
   localparam int unsigned NumBars       = wf_isa_pkg::NumBarrierRegs,
   localparam int unsigned BackBits      = $clog2(YieldBackEdges + 1),
@@ -79,6 +93,7 @@ module wf_ctrl #(
   input  logic [Warps-1:0]                  start_i,
   input  logic [Warps-1:0][31:0]            start_lanes_i,
   input  logic [PcBits-1:0]                 start_pc_i,
+  input  logic [BlockBits-1:0]              start_block_i,
   // dispatch
   input  wf_core_pkg::ctrl_pass_t           pass_i,
   input  logic [Lanes-1:0][31:0]            a_i,
@@ -109,6 +124,7 @@ module wf_ctrl #(
 
   localparam int unsigned KeyBits  = PcBits + 1;          // {not a candidate, pc}
   localparam int unsigned RowBits  = 3 * NumBars * 32;     // conv, BSYNC waiters, yielded-out
+  localparam int unsigned CtaBars  = 16;                   // CTA barrier ids per block
 
   // ---------------------------------------------------------------------------------------------
   // State
@@ -126,6 +142,17 @@ module wf_ctrl #(
   // (operand a of every pass, lane pass * Lanes + l).
   wf_core_pkg::ctrl_pass_t        res_q;
   logic [31:0][31:0]              tgt_d, tgt_q;
+  logic [31:0][31:0]              bop_d, bop_q;          // operand b of every lane (BAR count)
+
+  // CTA barriers: per block slot 16 of {in use, expected count, arrivals}; per warp and barrier
+  // the lanes arrived and waiting; each warp's block slot.
+  logic [Blocks-1:0][CtaBars-1:0]          cb_use_d, cb_use_q;
+  logic [Blocks-1:0][CtaBars-1:0][31:0]    cb_exp_d, cb_exp_q;
+  logic [Blocks-1:0][CtaBars-1:0][31:0]    cb_cnt_d, cb_cnt_q;
+  logic [Warps-1:0][CtaBars-1:0][31:0]     arr_d, arr_q;
+  logic [Warps-1:0][CtaBars-1:0][31:0]     wt_d, wt_q;
+  logic [Warps-1:0][BlockBits-1:0]         blk_d, blk_q;
+  logic [Warps-1:0]                        resident_d, resident_q;
 
   // The return path: one register result (CALL/CALLR link, B2R), P passes.
   logic                           ret_valid_d, ret_valid_q;
@@ -206,8 +233,12 @@ module wf_ctrl #(
 
   always_comb begin
     tgt_d = tgt_q;
+    bop_d = bop_q;
     if (pass_i.valid) begin
-      for (int unsigned l = 0; l < Lanes; l++) tgt_d[5'(32'(pass_i.pass) * Lanes + l)] = a_i[l];
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        tgt_d[5'(32'(pass_i.pass) * Lanes + l)] = a_i[l];
+        bop_d[5'(32'(pass_i.pass) * Lanes + l)] = b_i[l];
+      end
     end
   end
 
@@ -215,6 +246,106 @@ module wf_ctrl #(
     exec_lane = '0;
     for (int l = 31; l >= 0; l--) begin
       if (exec[l]) exec_lane = 5'(l);
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // CTA barriers: BAR's arrival, completion check and release; EXIT's re-check of its block's
+  // count-0 barriers; admission clears the block slot's barriers and the started warps' masks.
+  logic                    is_bar, bar_bad, bar_done, bar_wait;
+  logic [31:0]             bar_id_full;
+  logic [3:0]              bar_id;
+  logic [Warps-1:0][31:0]  rel_run;  // lanes released per warp
+
+  assign is_bar      = res_q.op.op == OpBar;
+  assign bar_id_full = tgt_q[exec_lane] + 32'(res_q.op.bar_id);
+  assign bar_bad     = bar_id_full >= 32'(CtaBars);
+  assign bar_id      = bar_id_full[3:0];
+  assign bar_wait    = res_q.op.fn != BarOpArrive;
+
+  always_comb begin
+    logic [BlockBits-1:0]   b;
+    logic [Warps-1:0][31:0] ext_now;
+    logic                   done;
+    cb_use_d   = cb_use_q;
+    cb_exp_d   = cb_exp_q;
+    cb_cnt_d   = cb_cnt_q;
+    arr_d      = arr_q;
+    wt_d       = wt_q;
+    blk_d      = blk_q;
+    resident_d = resident_q;
+    rel_run    = '0;
+    bar_done   = 1'b0;
+    done       = 1'b0;
+    b          = blk_q[r];
+    ext_now    = exited_q;
+    if (res_go && is_exit) ext_now[r] = exited_q[r] | exec;
+
+    if (res_go && is_bar && exec != '0 && !bar_bad) begin
+      if (!cb_use_q[b][bar_id]) begin
+        cb_use_d[b][bar_id] = 1'b1;
+        cb_exp_d[b][bar_id] = bop_q[exec_lane];
+        cb_cnt_d[b][bar_id] = '0;
+      end
+      cb_cnt_d[b][bar_id] = cb_cnt_d[b][bar_id] + 32'($countones(exec));
+      arr_d[r][bar_id] = arr_d[r][bar_id] | exec;
+      if (bar_wait) wt_d[r][bar_id] = wt_d[r][bar_id] | exec;
+      if (cb_exp_d[b][bar_id] != '0) begin
+        bar_done = cb_cnt_d[b][bar_id] >= cb_exp_d[b][bar_id];
+      end else begin
+        // count 0: every lane of every warp of the block arrived or exited
+        bar_done = 1'b1;
+        for (int v = 0; v < Warps; v++) begin
+          if (resident_q[v] && blk_q[v] == b && (arr_d[v][bar_id] | ext_now[v]) != '1) begin
+            bar_done = 1'b0;
+          end
+        end
+      end
+      if (bar_done) begin
+        for (int v = 0; v < Warps; v++) begin
+          if (resident_q[v] && blk_q[v] == b) begin
+            rel_run[v] = rel_run[v] | wt_d[v][bar_id];
+            wt_d[v][bar_id]  = '0;
+            arr_d[v][bar_id] = '0;
+          end
+        end
+        cb_use_d[b][bar_id] = 1'b0;
+      end
+    end
+
+    if (res_go && is_exit && exec != '0) begin
+      for (int id = 0; id < CtaBars; id++) begin
+        if (cb_use_q[b][id] && cb_exp_q[b][id] == '0) begin
+          done = 1'b1;
+          for (int v = 0; v < Warps; v++) begin
+            if (resident_q[v] && blk_q[v] == b && (arr_q[v][id] | ext_now[v]) != '1) done = 1'b0;
+          end
+          if (done) begin
+            for (int v = 0; v < Warps; v++) begin
+              if (resident_q[v] && blk_q[v] == b) begin
+                rel_run[v] = rel_run[v] | wt_d[v][id];
+                wt_d[v][id]  = '0;
+                arr_d[v][id] = '0;
+              end
+            end
+            cb_use_d[b][id] = 1'b0;
+          end
+        end
+      end
+    end
+
+    if (start_i != '0) cb_use_d[start_block_i] = '0;
+    for (int w = 0; w < Warps; w++) begin
+      if (start_i[w]) begin
+        blk_d[w]      = start_block_i;
+        resident_d[w] = 1'b1;
+        arr_d[w]      = '0;
+        wt_d[w]       = '0;
+      end
+    end
+    if (launch_start_i) begin
+      resident_d = '0;
+      cb_use_d   = '0;
     end
   end
 
@@ -350,6 +481,32 @@ module wf_ctrl #(
           end
         end
         grp &= ~exec;
+        run |= rel_run[r];
+      end
+    end else if (is_bar) begin
+      if (exec != '0 && bar_bad) begin
+        fault = 1'b1;
+        fault_kind = 32'(wf_device_pkg::FAULT_ILLEGAL_INSTRUCTION);
+        fault_detail = 16'(wf_device_pkg::DETAIL_BARRIER_OUT_OF_RANGE);
+        fault_code = bar_id_full;
+      end else if (exec != '0) begin
+        run |= rel_run[r];
+        if (bar_wait) begin
+          for (int l = 0; l < 32; l++) begin
+            if (exec[l]) begin
+              lpc_wlane[l] = 1'b1;
+              lpc_wdata[l] = next_pc;
+            end
+          end
+          if (bar_done) begin
+            // complete on arrival: this warp's released lanes at next go on with the group
+            for (int l = 0; l < 32; l++) join_lanes[l] = run[l] && (exec[l] || r_lpc[l] == next_pc);
+            run &= ~join_lanes;
+            grp |= join_lanes;
+          end else begin
+            grp &= ~exec;
+          end
+        end
       end
     end else if (is_bssy) begin
       if (exec != '0) begin
@@ -486,6 +643,11 @@ module wf_ctrl #(
     ret_lanes_d = ret_lanes_q;
     ret_value_d = ret_value_q;
 
+    // Lanes of other warps released by a CTA barrier (the resolving warp's are in `run`).
+    for (int w = 0; w < Warps; w++) begin
+      if (WarpBits'(w) != r) runnable_d[w] = runnable_d[w] | rel_run[w];
+    end
+
     // A pass of the pending result taken; the last one ends it.
     if (ret_valid_q && ret_grant_i) begin
       if (ret_last) ret_valid_d = 1'b0;
@@ -585,6 +747,10 @@ module wf_ctrl #(
       row_valid_q <= '0;
       res_q       <= '0;
       tgt_q       <= '0;
+      bop_q       <= '0;
+      cb_use_q    <= '0;
+      blk_q       <= '0;
+      resident_q  <= '0;
       pk_valid_q  <= '0;
       pk_warp_q   <= '0;
       ret_valid_q <= 1'b0;
@@ -606,6 +772,10 @@ module wf_ctrl #(
       row_valid_q <= row_valid_d;
       res_q       <= launch_start_i ? '0 : pass_i;
       tgt_q       <= tgt_d;
+      bop_q       <= bop_d;
+      cb_use_q    <= cb_use_d;
+      blk_q       <= blk_d;
+      resident_q  <= resident_d;
       pk_valid_q  <= launch_start_i ? '0 : {pk_valid_q[4:0], pk_in};
       pk_warp_q   <= {pk_warp_q[4:0], pk_in_warp};
       ret_valid_q <= ret_valid_d;
@@ -618,8 +788,14 @@ module wf_ctrl #(
     end
   end
 
-  // The tree's data registers (no reset: guarded by pk_valid_q).
+  // The tree's data registers (no reset: guarded by pk_valid_q); the CTA barriers' counts (read
+  // only while in use, set by the first arrival) and the per-warp arrived/waiting masks (read only
+  // for resident warps, cleared at admission).
   always_ff @(posedge clk_i) begin
+    cb_exp_q  <= cb_exp_d;
+    cb_cnt_q  <= cb_cnt_d;
+    arr_q     <= arr_d;
+    wt_q      <= wt_d;
     pk_keys_q <= pk_keys_d;
     pk_l1_q   <= pk_l1_d;
     pk_m1_q   <= pk_m1_d;
@@ -660,16 +836,80 @@ module wf_ctrl #(
   assign redirect_o.warp  = wf_core_pkg::WarpIdBits'(redir_warp);
   assign redirect_o.pc    = redir_pc;
 
-  assign fault_valid_o      = res_go && fault;
-  assign fault_o.kind       = fault_kind;
-  assign fault_o.pc         = {res_q.pc, 3'b000};
-  assign fault_o.code       = fault_code;
+  // Block deadlock, from the registered state: the lowest block slot whose resident warps are
+  // all idle while one has a lane that did not exit; its lowest such warp and lane report.
+  logic                    dl;
+  logic [WarpBits-1:0]     dl_warp;
+  logic [4:0]              dl_lane;
+  logic [31:0][PcBits-1:0] dl_lpc;
+  logic [RowBits-1:0]      dl_row;
+  logic [31:0]             dl_barwait;
+  logic [15:0]             dl_detail;
+  logic [31:0]             dl_code;
+
+  always_comb begin
+    logic                live, all_idle;
+    logic [WarpBits-1:0] first;
+    dl = 1'b0;
+    dl_warp = '0;
+    for (int b = Blocks - 1; b >= 0; b--) begin
+      live = 1'b0;
+      all_idle = 1'b1;
+      first = '0;
+      for (int v = Warps - 1; v >= 0; v--) begin
+        if (resident_q[v] && blk_q[v] == BlockBits'(b)) begin
+          if (!idle_o[v]) all_idle = 1'b0;
+          if (!done_o[v]) begin
+            live = 1'b1;
+            first = WarpBits'(v);
+          end
+        end
+      end
+      if (live && all_idle) begin
+        dl = 1'b1;
+        dl_warp = first;
+      end
+    end
+  end
+
+  assign dl_lpc = lpc_mem[dl_warp];
+  assign dl_row = row_valid_q[dl_warp] ? bar_mem[dl_warp] : '0;
+
+  always_comb begin
+    dl_lane = '0;
+    for (int l = 31; l >= 0; l--) begin
+      if (!exited_q[dl_warp][l]) dl_lane = 5'(l);
+    end
+    dl_barwait = '0;
+    for (int id = 0; id < CtaBars; id++) dl_barwait |= wt_q[dl_warp][id];
+    dl_detail = 16'(wf_device_pkg::DETAIL_DEADLOCK_AT_BARRIER);
+    dl_code = '0;
+    if (dl_barwait[dl_lane]) begin
+      dl_detail = 16'(wf_device_pkg::DETAIL_DEADLOCK_AT_BAR);
+    end else begin
+      for (int c = 0; c < NumBars; c++) begin
+        if (dl_row[NumBars*32 + 32*c + 32'(dl_lane)]) begin
+          dl_detail = 16'(wf_device_pkg::DETAIL_DEADLOCK_AT_BSYNC);
+          dl_code = 32'(c);
+        end
+      end
+    end
+  end
+
+  // A resolution's fault first; else a block deadlock.
+  logic res_fault;
+  assign res_fault          = res_go && fault;
+  assign fault_valid_o      = res_fault || dl;
+  assign fault_o.kind       = res_fault ? fault_kind : 32'(wf_device_pkg::FAULT_BARRIER_DEADLOCK);
+  assign fault_o.pc         = res_fault ? {res_q.pc, 3'b000}
+                                        : {dl_lpc[dl_lane] - PcBits'(1), 3'b000};
+  assign fault_o.code       = res_fault ? fault_code : dl_code;
   assign fault_o.address    = '0;
   assign fault_o.block      = '0;
   assign fault_o.thread     = '0;
-  assign fault_detail_o     = fault_detail;
-  assign fault_warp_o       = r;
-  assign fault_lane_o       = fault_lane;
+  assign fault_detail_o     = res_fault ? fault_detail : dl_detail;
+  assign fault_warp_o       = res_fault ? r : dl_warp;
+  assign fault_lane_o       = res_fault ? fault_lane : dl_lane;
 
   assign ret_last           = ret_pass_q == 5'(Passes - 1);
   assign ret_valid_o        = ret_valid_q;
@@ -686,8 +926,8 @@ module wf_ctrl #(
   assign release_o.entry    = ret_sb_q;
 
   logic unused;
-  assign unused = ^{b_i, c_i, res_q.coll, res_q.pass, res_q.sb_pred,
-                    res_q.op.fn, res_q.op.bar_id, res_q.op.match_b64, res_q.op.scope,
+  assign unused = ^{c_i, res_q.coll, res_q.pass, res_q.sb_pred,
+                    res_q.op.match_b64, res_q.op.scope,
                     pk_l5_q[PcBits]};  // the root is a candidate (its flag is 0)
 
 endmodule

@@ -411,3 +411,116 @@ TEST(CtrlUnit, CallLinkReturns) {
 }
 
 } // namespace
+
+// CTA barriers (emulator.md's rules) in the CTRL unit: block slot 1 holds warps 0 and 1.
+namespace {
+struct BarBench {
+  CtrlUnit u{3, 1024, 1, 2};
+  std::vector<uint32_t> lanes{kAll, kAll, kAll};
+  CtrlOut o;
+  BarBench() {
+    o = u.step({}, 0b011, lanes, 0, 4096, true, 1);
+    for (int c = 0; c < 2; ++c)
+      o = u.step({}, 0, lanes, 0, 4096);
+  }
+  /// One instruction of warp `w` at `pc`: dispatch, then its resolution (returned).
+  CtrlOut bar(unsigned w, uint32_t pc, uint32_t exec, BarFn fn, uint32_t idReg, uint32_t count,
+              CtrlKind kind = CtrlKind::Bar) {
+    CtrlPassIn in;
+    in.valid = true;
+    in.warp = w;
+    in.kind = kind;
+    in.fetchStop = true;
+    in.pc = pc;
+    in.exec = exec;
+    in.barFn = fn;
+    in.barId = 1;
+    in.targets.fill(idReg);
+    in.b.fill(count);
+    u.step(in, 0, lanes, 0, 4096);
+    return u.step({}, 0, lanes, 0, 4096);
+  }
+  void settle() {
+    for (int c = 0; c < 10; ++c)
+      o = u.step({}, 0, lanes, 0, 4096);
+  }
+};
+} // namespace
+
+TEST(CtrlUnit, BarSyncWaitsForTheBlock) {
+  BarBench t;
+  EXPECT_EQ(t.u.blockOf(0), 1u);
+  // Warp 0 arrives at barrier 1 + 2 = 3 (count 0: the whole block): it waits, idle.
+  CtrlOut o = t.bar(0, 4, kAll, BarFn::Sync, 2, 0);
+  EXPECT_EQ(o.fault, CtrlFaultKind::None);
+  EXPECT_FALSE(o.redirect);
+  EXPECT_EQ(t.u.warp(0).group, 0u);
+  EXPECT_EQ(t.u.warp(0).barWait, kAll);
+  EXPECT_TRUE(t.u.idle(0));
+  // Warp 1's low half arrives: not complete; its high half goes on (guard false).
+  o = t.bar(1, 4, kLow, BarFn::Sync, 2, 0);
+  EXPECT_EQ(t.u.warp(1).group, kHigh);
+  EXPECT_EQ(t.u.warp(0).group, 0u);
+  // The high half arrives: complete on arrival. Warp 1's lanes at pc 5 go on as the group at
+  // once (redirect to 5); warp 0's become runnable and the pick forms its group at 5.
+  o = t.bar(1, 4, kHigh, BarFn::Sync, 2, 0);
+  ASSERT_TRUE(o.redirect);
+  EXPECT_EQ(o.redirectWarp, 1u);
+  EXPECT_EQ(o.redirectPc, 5u);
+  EXPECT_EQ(t.u.warp(1).group, kAll);
+  EXPECT_EQ(t.u.warp(0).runnable, kAll);
+  EXPECT_EQ(t.u.warp(0).barWait, 0u);
+  t.settle();
+  EXPECT_EQ(t.u.warp(0).group, kAll);
+  EXPECT_EQ(t.u.warp(0).groupPc, 5u);
+  EXPECT_EQ(t.o.fault, CtrlFaultKind::None);
+}
+
+TEST(CtrlUnit, BarCountArriveAndExit) {
+  BarBench t;
+  // Count 48: warp 0 ARRIVEs with 32 lanes (no wait), warp 1's low half (16) completes it.
+  CtrlOut o = t.bar(0, 2, kAll, BarFn::Arrive, 0, 48);
+  EXPECT_EQ(t.u.warp(0).group, kAll);
+  o = t.bar(1, 2, kLow, BarFn::Sync, 0, 48);
+  EXPECT_EQ(t.u.warp(1).group, kAll) << "complete on arrival: the group stays";
+  EXPECT_EQ(t.u.warp(1).barWait, 0u);
+  // Count 0 with exits: warp 1 waits at barrier 1; warp 0's low half exits, then its high half
+  // arrives (every lane of the block arrived or exited): released.
+  o = t.bar(1, 3, kAll, BarFn::Sync, 0, 0);
+  EXPECT_EQ(t.u.warp(1).barWait, kAll);
+  o = t.bar(0, 3, kLow, BarFn::Sync, 0, 0, CtrlKind::Exit);
+  EXPECT_EQ(t.u.warp(1).barWait, kAll) << "warp 0's high half has not arrived";
+  o = t.bar(0, 4, kHigh, BarFn::Sync, 0, 0);
+  EXPECT_EQ(t.u.warp(1).barWait, 0u);
+  EXPECT_EQ(t.u.warp(1).runnable, kAll);
+  EXPECT_EQ(t.u.warp(0).group, kHigh);
+  // Warp 0 waits at barrier 1 (count 0); warp 1 exits entirely: the EXIT releases warp 0.
+  t.settle();
+  o = t.bar(0, 6, kHigh, BarFn::Sync, 0, 0);
+  EXPECT_EQ(t.u.warp(0).barWait, kHigh);
+  o = t.bar(1, 4, kAll, BarFn::Sync, 0, 0, CtrlKind::Exit);
+  EXPECT_EQ(t.u.warp(0).barWait, 0u);
+  EXPECT_EQ(t.u.warp(0).runnable, kHigh);
+}
+
+TEST(CtrlUnit, BarFaultsAndBlockDeadlock) {
+  BarBench t;
+  // Id 14 + 1 = 15 is the last; 15 + 1 faults with the id and changes nothing.
+  CtrlOut o = t.bar(0, 2, kHigh, BarFn::Sync, 15, 0);
+  EXPECT_EQ(o.fault, CtrlFaultKind::BarrierRange);
+  EXPECT_EQ(o.faultCode, 16u);
+  EXPECT_EQ(o.faultLane, 16u);
+  EXPECT_EQ(t.u.warp(0).group, kAll);
+  // Both warps wait at different barriers (count 0): every warp of block 1 is idle. The cycle
+  // after the second resolution reports the deadlock (warp 0, lane 0, its BAR's pc); warp 2
+  // (block 0, still running) is not part of it.
+  o = t.bar(0, 2, kAll, BarFn::Sync, 0, 0);
+  EXPECT_EQ(o.fault, CtrlFaultKind::None);
+  o = t.bar(1, 7, kAll, BarFn::Sync, 1, 0);
+  EXPECT_EQ(o.fault, CtrlFaultKind::None);
+  o = t.u.step({}, 0, t.lanes, 0, 4096);
+  EXPECT_EQ(o.fault, CtrlFaultKind::DeadlockBar);
+  EXPECT_EQ(o.faultWarp, 0u);
+  EXPECT_EQ(o.faultLane, 0u);
+  EXPECT_EQ(o.faultPc, 2u);
+}

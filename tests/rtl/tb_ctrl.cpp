@@ -1,7 +1,10 @@
 // wf_ctrl against hls::CtrlUnit (hls/convergence.h), cycle by cycle. The bench plays the rest of
 // the core: it admits warps (start_i) with full or partial lane masks, and for warps that have a
 // group (as hls says) it sends random CTRL instructions (BRA, CALL, BRX, RET, CALLR (their
-// per-lane targets over every pass), EXIT, BSSY, BSYNC, B2R, R2B, TRAP, BPT, MEMBAR, NANOSLEEP;
+// per-lane targets over every pass), EXIT, BSSY, BSYNC, B2R, R2B, TRAP, BPT, MEMBAR, NANOSLEEP,
+// BAR SYNC/ARRIVE/RED with ids, counts and now and then a bad id, over the passes);
+// warps are admitted by blocks (block slot b: warps 2b, 2b + 1), and the block deadlock fault
+// is compared like the others;
 // the link and B2R results leave through the return path against a random ret_ready_i) at pcs near the group's pc, with random guards and branch targets in a small
 // code segment (so lanes meet at common pcs, barriers complete, loops yield: the yield limit is
 // WF_YIELD back edges), at most one unresolved instruction at a time. Warps that end up idle
@@ -15,6 +18,7 @@
 #include "warpforge/isa/isa.gen.h"
 
 #include <array>
+#include <bit>
 #include <cstdio>
 #include <vector>
 
@@ -31,6 +35,8 @@ constexpr uint32_t kCodeInsts = 16;
 constexpr uint32_t kCodeBytes = kCodeInsts * isa::kInstBytes;
 constexpr unsigned kLanes = WF_LANES;
 constexpr unsigned kPasses = 32 / kLanes;
+constexpr unsigned kBlocks = 4;        ///< block slot b holds warps 2b and 2b + 1
+constexpr unsigned kWarpsPerBlock = kWarps / kBlocks;
 
 struct Inst {
   isa::Opcode op;
@@ -48,6 +54,8 @@ constexpr Inst kInsts[] = {
     {isa::Opcode::BSYNC, hls::CtrlKind::Bsync},   {isa::Opcode::BSYNC, hls::CtrlKind::Bsync},
     {isa::Opcode::MEMBAR, hls::CtrlKind::Other},  {isa::Opcode::NANOSLEEP, hls::CtrlKind::Other},
     {isa::Opcode::TRAP, hls::CtrlKind::Trap},     {isa::Opcode::BPT, hls::CtrlKind::Bpt},
+    {isa::Opcode::BAR, hls::CtrlKind::Bar},       {isa::Opcode::BAR, hls::CtrlKind::Bar},
+    {isa::Opcode::BAR, hls::CtrlKind::Bar},       {isa::Opcode::BAR, hls::CtrlKind::Bar},
 };
 
 uint32_t deviceKind(hls::CtrlFaultKind k) {
@@ -61,6 +69,13 @@ uint32_t deviceKind(hls::CtrlFaultKind k) {
     return uint32_t(F::Assert);
   case hls::CtrlFaultKind::Breakpoint:
     return uint32_t(F::Breakpoint);
+  case hls::CtrlFaultKind::BarrierRange:
+    return uint32_t(F::IllegalInstruction);
+  case hls::CtrlFaultKind::DeadlockBar:
+  case hls::CtrlFaultKind::DeadlockWarpsync:
+  case hls::CtrlFaultKind::DeadlockBsync:
+  case hls::CtrlFaultKind::DeadlockBarrier:
+    return uint32_t(F::BarrierDeadlock);
   case hls::CtrlFaultKind::None:
     break;
   }
@@ -78,6 +93,16 @@ uint32_t deviceDetail(hls::CtrlFaultKind k) {
     return uint32_t(D::AssertRecord);
   case hls::CtrlFaultKind::Breakpoint:
     return uint32_t(D::BreakpointCode);
+  case hls::CtrlFaultKind::BarrierRange:
+    return uint32_t(D::BarrierOutOfRange);
+  case hls::CtrlFaultKind::DeadlockBar:
+    return uint32_t(D::DeadlockAtBar);
+  case hls::CtrlFaultKind::DeadlockWarpsync:
+    return uint32_t(D::DeadlockAtWarpsync);
+  case hls::CtrlFaultKind::DeadlockBsync:
+    return uint32_t(D::DeadlockAtBsync);
+  case hls::CtrlFaultKind::DeadlockBarrier:
+    return uint32_t(D::DeadlockAtBarrier);
   case hls::CtrlFaultKind::None:
     break;
   }
@@ -87,7 +112,7 @@ uint32_t deviceDetail(hls::CtrlFaultKind k) {
 class CtrlBench : public SimExtension {
 public:
   CtrlBench(Vtb_ctrl_top &top, const wf::rtl::SimOptions &o)
-      : top_(top), rng_(o.seed), cycles_left_(o.vectors), model_(kWarps, kYield, kPasses),
+      : top_(top), rng_(o.seed), cycles_left_(o.vectors), model_(kWarps, kYield, kPasses, kBlocks),
         lanes_(kWarps, 0), started_(kWarps, false), idle_for_(kWarps, 0) {}
 
   void on_reset() override { clear(); }
@@ -126,6 +151,7 @@ public:
     for (unsigned w = 0; w < kWarps; ++w)
       set_bits(top_.start_lanes_i, 32 * w, 32, lanes_[w]);
     top_.start_pc_i = entry_;
+    top_.start_block_i = start_block_;
     top_.pass_valid_i = pass_.valid;
     top_.pass_warp_i = pass_.warp;
     top_.pass_last_i = pass_.last;
@@ -134,12 +160,16 @@ public:
     top_.pass_op_i = op_;
     top_.pass_imm_i = pass_.imm;
     top_.pass_breg_i = pass_.breg;
+    top_.pass_fn_i = uint8_t(pass_.barFn);
+    top_.pass_bar_id_i = pass_.barId;
     top_.pass_pass_i = pass_index_;
     top_.pass_rd_i = pass_.rd;
     top_.pass_sb_i = pass_.sbReg;
     top_.ret_ready_i = ret_ready_;
-    for (unsigned l = 0; l < kLanes; ++l)
+    for (unsigned l = 0; l < kLanes; ++l) {
       set_bits(top_.a_i, 32 * l, 32, pass_.targets[pass_index_ * kLanes + l]);
+      set_bits(top_.b_i, 32 * l, 32, pass_.b[pass_index_ * kLanes + l]);
+    }
   }
 
   void sample(uint64_t cycle) override {
@@ -150,7 +180,13 @@ public:
       yielded[w] = model_.warp(w).yielded;
       picking[w] = model_.picking(w);
     }
-    const hls::CtrlOut o = model_.step(pass_, start_, lanes_, entry_, kCodeBytes, ret_ready_);
+    std::vector<uint32_t> barWait(kWarps);
+    for (unsigned w = 0; w < kWarps; ++w)
+      barWait[w] = model_.warp(w).barWait;
+    const hls::CtrlOut o =
+        model_.step(pass_, start_, lanes_, entry_, kCodeBytes, ret_ready_, start_block_);
+    for (unsigned w = 0; w < kWarps; ++w)
+      barReleased_ += std::popcount(barWait[w] & ~model_.warp(w).barWait);
     check(cycle, "ret_valid_o", top_.ret_valid_o, o.ret);
     if (o.ret) {
       check(cycle, "ret_warp_o", top_.ret_warp_o, o.retWarp);
@@ -181,6 +217,7 @@ public:
     check(cycle, "fault_valid_o", top_.fault_valid_o, fault);
     if (fault) {
       faults_++;
+      deadlocks_ += deviceKind(o.fault) == uint32_t(isa::dev::Fault::BarrierDeadlock);
       check(cycle, "fault_kind_o", top_.fault_kind_o, deviceKind(o.fault));
       check(cycle, "fault_detail_o", top_.fault_detail_o, deviceDetail(o.fault));
       check(cycle, "fault_warp_o", top_.fault_warp_o, o.faultWarp);
@@ -210,9 +247,10 @@ public:
   }
   void report() const override {
     std::printf("tb_ctrl: %llu returned passes; directed steps %zu of %zu; %llu instructions, "
-                "%llu redirects, %llu picks, %llu yields, %llu faults, "
-                "%llu admissions, %u mismatches\n",
-                ull(returns_), next_directed_, kDirected.size(), ull(insts_), ull(redirects_), ull(picks_), ull(yields_), ull(faults_),
+                "%llu redirects, %llu picks, %llu yields, %llu faults (%llu deadlock cycles), "
+                "%llu BAR lanes released, %llu block admissions, %u mismatches\n",
+                ull(returns_), next_directed_, kDirected.size(), ull(insts_), ull(redirects_),
+                ull(picks_), ull(yields_), ull(faults_), ull(deadlocks_), ull(barReleased_),
                 ull(admits_), errors_);
   }
 
@@ -275,16 +313,27 @@ private:
   }
 
   void randomCycle(uint64_t cycle) {
-    // Admission: a non-resident or idle warp, now and then.
-    for (unsigned w = 0; w < kWarps; ++w) {
+    // Admission: a block slot whose warps were never started or have all been idle a while
+    // (finished, or deadlocked), now and then; one block a cycle. Its last warp may be partial.
+    for (unsigned w = 0; w < kWarps; ++w)
       idle_for_[w] = model_.idle(w) ? idle_for_[w] + 1 : 0;
-      if ((!started_[w] || idle_for_[w] > 20) && rng_.chance(5)) {
+    for (unsigned b = 0; b < kBlocks && !start_; ++b) {
+      bool ready = true;
+      for (unsigned i = 0; i < kWarpsPerBlock; ++i) {
+        const unsigned w = b * kWarpsPerBlock + i;
+        ready = ready && (!started_[w] || idle_for_[w] > 20);
+      }
+      if (!ready || !rng_.chance(5))
+        continue;
+      for (unsigned i = 0; i < kWarpsPerBlock; ++i) {
+        const unsigned w = b * kWarpsPerBlock + i;
         start_ |= 1ull << w;
-        lanes_[w] = rng_.chance(70) ? ~0u : (rng_.u32() | 1u);
+        lanes_[w] = i + 1 < kWarpsPerBlock || rng_.chance(70) ? ~0u : (rng_.u32() | 1u);
         started_[w] = true;
         idle_for_[w] = 0;
-        admits_++;
       }
+      start_block_ = b;
+      admits_++;
     }
     // A CTRL instruction: only when the previous one has resolved (sent two cycles ago or more).
     if (cycle < last_sent_ + 2 || model_.returning() || !rng_.chance(60))
@@ -333,6 +382,21 @@ private:
           pass_.targets[l] = rng_.chance(50) ? group : rng_.u32();
         pass_.last = kPasses == 1;
         passes_left_ = kPasses - 1;
+      } else if (in.kind == hls::CtrlKind::Bar) {
+        // SYNC mostly, ARRIVE, RED (counts and waits as SYNC); ids 0..3 (a + imm), now and then
+        // one out of range; count 0 (the block) mostly, else 32..64 threads.
+        const unsigned f = rng_.below(10);
+        pass_.barFn = f < 6 ? hls::BarFn::Sync : f < 8 ? hls::BarFn::Arrive : hls::BarFn::RedPopc;
+        pass_.barId = rng_.below(2);
+        const uint32_t id = rng_.chance(2) ? 15 : rng_.below(2);
+        const uint32_t count = rng_.chance(60) ? 0 : 32 + 16 * rng_.below(3);
+        for (unsigned l = 0; l < 32; ++l) {
+          pass_.targets[l] = rng_.chance(90) ? id : rng_.below(4);
+          pass_.b[l] = rng_.chance(90) ? count : rng_.u32();
+        }
+        pass_.imm = 0;
+        pass_.last = kPasses == 1;
+        passes_left_ = kPasses - 1;
       } else if (in.kind == hls::CtrlKind::Trap || in.kind == hls::CtrlKind::Bpt) {
         if (!rng_.chance(5)) { // rare: a fault every few hundred instructions
           pass_.exec = 0;
@@ -376,6 +440,8 @@ public:
   uint64_t returns_ = 0;
   unsigned pass_index_ = 0, passes_left_ = 0;
   uint64_t start_ = 0;
+  unsigned start_block_ = 0;
+  uint64_t deadlocks_ = 0, barReleased_ = 0;
   uint32_t entry_ = 0;
   bool resolving_ = false;
   uint64_t last_sent_ = 0;

@@ -4,7 +4,9 @@ module tb_ctrl_top #(
   parameter int unsigned Warps          = 8,
   parameter int unsigned Lanes          = 8,
   parameter int unsigned YieldBackEdges = 4,
-  localparam int unsigned WarpBits      = $clog2(Warps)
+  parameter int unsigned Blocks         = 4,
+  localparam int unsigned WarpBits      = $clog2(Warps),
+  localparam int unsigned BlockBits     = $clog2(Blocks)
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -12,6 +14,7 @@ module tb_ctrl_top #(
   input  logic [Warps-1:0]        start_i,
   input  logic [Warps-1:0][31:0]  start_lanes_i,
   input  logic [28:0]             start_pc_i,
+  input  logic [BlockBits-1:0]    start_block_i,
   input  logic                    pass_valid_i,
   input  logic [5:0]              pass_warp_i,
   input  logic                    pass_last_i,
@@ -20,11 +23,14 @@ module tb_ctrl_top #(
   input  logic [7:0]              pass_op_i,
   input  logic [31:0]             pass_imm_i,
   input  logic [3:0]              pass_breg_i,
+  input  logic [2:0]              pass_fn_i,
+  input  logic [3:0]              pass_bar_id_i,
   input  logic [4:0]              pass_pass_i,
   input  logic [7:0]              pass_rd_i,
   input  logic [2:0]              pass_sb_i,
   input  logic                    ret_ready_i,
   input  logic [Lanes-1:0][31:0]  a_i,
+  input  logic [Lanes-1:0][31:0]  b_i,
   output logic                    resolve_o,
   output logic                    redirect_valid_o,
   output logic [5:0]              redirect_warp_o,
@@ -71,9 +77,11 @@ module tb_ctrl_top #(
     pass.op.op   = pass_op_i;
     pass.op.imm  = pass_imm_i;
     pass.op.breg = pass_breg_i;
+    pass.op.fn   = pass_fn_i;
+    pass.op.bar_id = pass_bar_id_i;
   end
 
-  wf_ctrl #(.Warps(Warps), .Lanes(Lanes), .YieldBackEdges(YieldBackEdges)) u_ctrl (
+  wf_ctrl #(.Warps(Warps), .Lanes(Lanes), .YieldBackEdges(YieldBackEdges), .Blocks(Blocks)) u_ctrl (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
     .launch_start_i (1'b0),
@@ -81,9 +89,10 @@ module tb_ctrl_top #(
     .start_i        (start_i),
     .start_lanes_i  (start_lanes_i),
     .start_pc_i     (start_pc_i),
+    .start_block_i  (start_block_i),
     .pass_i         (pass),
     .a_i            (a_i),
-    .b_i            ('0),
+    .b_i            (b_i),
     .c_i            ('0),
     .resolve_o      (resolve_o),
     .redirect_o     (redirect),

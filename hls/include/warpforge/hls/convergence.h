@@ -335,6 +335,18 @@ inline bool pick(WarpConv &w) {
 //    from the next cycle, one a cycle while `retReady`; the last one taken releases the entry.
 //    The value is the same for every lane (the return address, the barrier mask); the lanes
 //    written are the exec lanes. No CTRL instruction reaches the unit while a return is pending.
+//  - CTA barriers (per block slot: 16 of {in use, expected count, arrivals}; per warp and
+//    barrier the arrived and waiting lanes): BAR resolves like the rest, in t + 1. Its arrival,
+//    the completion check (count N: arrivals >= N; count 0: every warp of the block has each
+//    lane arrived or exited) and the release (every waiting lane of the block becomes runnable;
+//    the resolving warp's runnable lanes at next join its group, as the emulator does) all
+//    happen in that cycle. An EXIT re-checks the count-0 barriers of its block in its own
+//    resolution the same way. Admission clears the block slot's barriers and the started
+//    warps' masks. BAR.RED reduces nothing yet: it counts and waits as SYNC, rd is not written.
+//  - Block deadlock: in every cycle, from the state at its start, a block slot whose resident
+//    warps are all idle while one has a lane that did not exit faults (BARRIER_DEADLOCK; the
+//    lowest such warp's lowest non-exited lane, pc = its resume pc - 1), unless a resolution
+//    faults in the same cycle; the lowest such block slot reports.
 //  - A warp "has a group" for fetch and issue when its group is not empty and its redirect has
 //    gone out. It is idle when it has no group, no runnable lane and no pick in flight; done when
 //    every lane exited.
@@ -350,7 +362,13 @@ enum class CtrlKind : uint8_t {
   R2b, ///< breg = operand a of the lowest exec lane
   Trap,
   Bpt,
+  Bar, ///< BAR.SYNC/ARRIVE/RED: id = operand a + barId, count = operand b (lowest exec lane)
 };
+
+/// BAR's function (isa.toml's BarOp).
+enum class BarFn : uint8_t { Sync = 0, Arrive = 1, RedPopc = 2, RedAnd = 3, RedOr = 4 };
+
+inline constexpr unsigned kCtaBarriers = 16; ///< CTA barrier ids per block
 
 struct CtrlPassIn {
   bool valid = false;
@@ -365,11 +383,26 @@ struct CtrlPassIn {
   bool link = false;   ///< CALL, CALLR: rd = the return address (byte offset of pc + 1)
   uint8_t rd = 0;      ///< destination of CALL, CALLR, B2R
   unsigned sbReg = 0;  ///< its scoreboard entry
-  /// Operand a of every lane (Indirect: the target byte offsets; R2B), complete at the last pass.
+  /// Operand a of every lane (Indirect: the target byte offsets; R2B; BAR: the id), complete at
+  /// the last pass.
   std::array<uint32_t, kConvLanes> targets{};
+  std::array<uint32_t, kConvLanes> b{}; ///< operand b of every lane (BAR: the count)
+  BarFn barFn = BarFn::Sync;
+  unsigned barId = 0; ///< BAR's immediate id
 };
 
-enum class CtrlFaultKind : uint8_t { None, BadJump, Trap, Assert, Breakpoint };
+enum class CtrlFaultKind : uint8_t {
+  None,
+  BadJump,
+  Trap,
+  Assert,
+  Breakpoint,
+  BarrierRange,     ///< BAR id above 15 (code: the id)
+  DeadlockBar,      ///< block deadlock; the reported lane waits at a CTA barrier
+  DeadlockWarpsync, ///< ... at WARPSYNC
+  DeadlockBsync,    ///< ... at BSYNC b (code: b)
+  DeadlockBarrier,  ///< ... elsewhere
+};
 
 struct CtrlOut {
   bool redirect = false;
@@ -399,9 +432,13 @@ class CtrlUnit {
 public:
   static constexpr unsigned kPickLatency = 6; ///< cycles from entry to the group
 
-  CtrlUnit(unsigned warps, uint32_t yieldLimit, unsigned passes = 1)
+  CtrlUnit(unsigned warps, uint32_t yieldLimit, unsigned passes = 1, unsigned blocks = 1)
       : warps_(warps), yieldLimit_(yieldLimit), passes_(passes), w_(warps), pend_(warps),
-        picking_(warps) {}
+        picking_(warps), blocks_(blocks), bars_(blocks), blk_(warps, 0), resident_(warps, false),
+        arrived_(warps), waiting_(warps) {}
+
+  unsigned blockOf(unsigned i) const { return blk_[i]; }
+  bool resident(unsigned i) const { return resident_[i]; }
 
   /// A register result is still to leave through the return path.
   bool returning() const { return ret_.valid; }
@@ -415,8 +452,12 @@ public:
   /// One cycle. `start`: warps admitted this cycle (bit per slot) with their lanes and entry pc.
   /// `codeBytes`: the launch's code size.
   CtrlOut step(const CtrlPassIn &in, uint64_t start, const std::vector<uint32_t> &startLanes,
-               uint32_t entryPc, uint32_t codeBytes, bool retReady = true) {
+               uint32_t entryPc, uint32_t codeBytes, bool retReady = true,
+               unsigned startBlock = 0) {
     CtrlOut out;
+    auto barsNext = bars_;
+    auto arrivedNext = arrived_;
+    auto waitingNext = waiting_;
     Ret retNext = ret_;
     if (ret_.valid) {
       out.ret = true;
@@ -440,6 +481,8 @@ public:
     }
     std::vector<WarpConv> next = w_;
     std::vector<bool> pendNext = pend_, pickingNext = picking_;
+    blkNext_ = blk_;
+    residentNext_ = resident_;
 
     // Resolution of the pass registered last cycle.
     if (res_.valid && res_.last) {
@@ -510,9 +553,27 @@ public:
       case CtrlKind::Other:
         w.groupPc = res_.pc + 1;
         break;
+      case CtrlKind::Bar: {
+        w.groupPc = res_.pc + 1;
+        if (!exec)
+          break;
+        const uint32_t id = res_.targets[lane] + res_.barId;
+        if (id >= kCtaBarriers) {
+          fault(CtrlFaultKind::BarrierRange, id);
+          break;
+        }
+        arrive(next, barsNext, arrivedNext, waitingNext, res_.warp, exec, res_.barFn, id,
+               res_.b[lane], res_.pc + 1);
+        break;
       }
+      }
+      if (res_.kind == CtrlKind::Exit && exec)
+        recheckCountZero(next, barsNext, arrivedNext, waitingNext, blk_[res_.warp]);
       if (out.fault != CtrlFaultKind::None) {
         next[res_.warp] = w_[res_.warp];
+        barsNext = bars_;
+        arrivedNext = arrived_;
+        waitingNext = waiting_;
       } else {
         if (res_.fetchStop && w.group) {
           out.redirect = true;
@@ -552,10 +613,20 @@ public:
       break;
     }
 
-    // Admission.
+    // Block deadlock, from the state at the start of the cycle.
+    if (out.fault == CtrlFaultKind::None)
+      checkDeadlock(out);
+
+    // Admission (one block a cycle: its slot's barriers clear).
+    if (start)
+      barsNext[startBlock] = {};
     for (unsigned i = 0; i < warps_; ++i) {
       if (!((start >> i) & 1))
         continue;
+      blkNext_[i] = startBlock;
+      residentNext_[i] = true;
+      arrivedNext[i] = {};
+      waitingNext[i] = {};
       conv::start(next[i], startLanes[i], entryPc);
       pendNext[i] = true;
       pickingNext[i] = false;
@@ -584,6 +655,11 @@ public:
     stages_[0] = entry;
     res_ = in;
     ret_ = retNext;
+    bars_ = std::move(barsNext);
+    arrived_ = std::move(arrivedNext);
+    waiting_ = std::move(waitingNext);
+    blk_ = blkNext_;
+    resident_ = residentNext_;
     w_ = std::move(next);
     pend_ = std::move(pendNext);
     picking_ = std::move(pickingNext);
@@ -591,6 +667,115 @@ public:
   }
 
 private:
+  struct CtaBar {
+    bool inUse = false;
+    uint32_t expected = 0;
+    uint32_t arrivals = 0;
+  };
+  using BarRow = std::array<CtaBar, kCtaBarriers>;
+  using MaskRow = std::array<uint32_t, kCtaBarriers>;
+
+  /// Barrier `id` of block slot `b` is complete (state `ws`, `arr`).
+  bool complete(const std::vector<WarpConv> &ws, const std::vector<BarRow> &bars,
+                const std::vector<MaskRow> &arr, unsigned b, unsigned id) const {
+    const CtaBar &bar = bars[b][id];
+    if (bar.expected != 0)
+      return bar.arrivals >= bar.expected;
+    for (unsigned v = 0; v < warps_; ++v)
+      if (resident_[v] && blk_[v] == b && (arr[v][id] | ws[v].exited) != ~0u)
+        return false;
+    return true;
+  }
+
+  /// Releases barrier `id` of block slot `b`: its waiting lanes become runnable.
+  void release(std::vector<WarpConv> &ws, std::vector<BarRow> &bars, std::vector<MaskRow> &arr,
+               std::vector<MaskRow> &wait, unsigned b, unsigned id) const {
+    for (unsigned v = 0; v < warps_; ++v) {
+      if (!resident_[v] || blk_[v] != b)
+        continue;
+      ws[v].barWait &= ~wait[v][id];
+      ws[v].runnable |= wait[v][id];
+      wait[v][id] = 0;
+      arr[v][id] = 0;
+    }
+    bars[b][id] = {};
+  }
+
+  void arrive(std::vector<WarpConv> &ws, std::vector<BarRow> &bars, std::vector<MaskRow> &arr,
+              std::vector<MaskRow> &wait, unsigned warp, uint32_t exec, BarFn fn, unsigned id,
+              uint32_t count, uint32_t next) const {
+    const unsigned b = blk_[warp];
+    CtaBar &bar = bars[b][id];
+    if (!bar.inUse)
+      bar = CtaBar{true, count, 0};
+    bar.arrivals += unsigned(std::popcount(exec));
+    arr[warp][id] |= exec;
+    WarpConv &w = ws[warp];
+    if (fn != BarFn::Arrive) {
+      wait[warp][id] |= exec;
+      w.barWait |= exec;
+      conv::setPc(w, exec, next);
+    }
+    const bool done = complete(ws, bars, arr, b, id);
+    if (done)
+      release(ws, bars, arr, wait, b, id);
+    if (fn == BarFn::Arrive)
+      return;
+    if (done) {
+      const uint32_t join = conv::lanesAt(w, w.runnable, next);
+      w.runnable &= ~join;
+      w.group |= join;
+    } else {
+      w.group &= ~exec;
+    }
+  }
+
+  void recheckCountZero(std::vector<WarpConv> &ws, std::vector<BarRow> &bars,
+                        std::vector<MaskRow> &arr, std::vector<MaskRow> &wait,
+                        unsigned b) const {
+    for (unsigned id = 0; id < kCtaBarriers; ++id)
+      if (bars[b][id].inUse && bars[b][id].expected == 0 && complete(ws, bars, arr, b, id))
+        release(ws, bars, arr, wait, b, id);
+  }
+
+  void checkDeadlock(CtrlOut &out) const {
+    for (unsigned b = 0; b < blocks_; ++b) {
+      bool live = false, allIdle = true;
+      int first = -1;
+      for (unsigned v = 0; v < warps_; ++v) {
+        if (!resident_[v] || blk_[v] != b)
+          continue;
+        allIdle = allIdle && idle(v);
+        if (!done(v)) {
+          live = true;
+          if (first < 0)
+            first = int(v);
+        }
+      }
+      if (!live || !allIdle)
+        continue;
+      const WarpConv &w = w_[unsigned(first)];
+      const unsigned lane = unsigned(std::countr_zero(~w.exited));
+      out.fault = CtrlFaultKind::DeadlockBarrier;
+      out.faultCode = 0;
+      if ((w.barWait >> lane) & 1) {
+        out.fault = CtrlFaultKind::DeadlockBar;
+      } else if ((w.warpsyncWait >> lane) & 1) {
+        out.fault = CtrlFaultKind::DeadlockWarpsync;
+      } else {
+        for (unsigned c = 0; c < kConvBarriers; ++c)
+          if ((w.bsyncWait[c] >> lane) & 1) {
+            out.fault = CtrlFaultKind::DeadlockBsync;
+            out.faultCode = c;
+          }
+      }
+      out.faultWarp = unsigned(first);
+      out.faultLane = lane;
+      out.faultPc = w.pc[lane] - 1;
+      return;
+    }
+  }
+
   struct Stage {
     bool valid = false;
     unsigned warp = 0;
@@ -614,6 +799,14 @@ private:
   std::vector<bool> picking_; ///< a pick is in flight
   std::array<Stage, kPickLatency> stages_{};
   CtrlPassIn res_;
+  unsigned blocks_;
+  std::vector<BarRow> bars_;      ///< per block slot
+  std::vector<unsigned> blk_;     ///< each warp's block slot
+  std::vector<bool> resident_;    ///< started since the launch
+  std::vector<MaskRow> arrived_;  ///< per warp and CTA barrier: lanes arrived
+  std::vector<MaskRow> waiting_;  ///< per warp and CTA barrier: lanes waiting
+  std::vector<unsigned> blkNext_;
+  std::vector<bool> residentNext_;
 };
 
 } // namespace wf::hls
