@@ -47,12 +47,15 @@
 //   2. local lanes, interleaved (word i of lane l at word i*32+l of the warp's local area): one
 //      coalescer run per word of the access;
 //   3. param lanes: coalescer line requests on the param-RAM port;
-//   4. shared lanes: not built yet (see docs/microarchitecture.md, Status).
+//   4. shared lanes: wf_bank_arbiter's conflict-free passes, one a cycle, on the wf_smem banks
+//      (a load pass's words come back the next cycle through the lane crossbar); ATOM: one lane
+//      at a time in lane order, a read and a write of its bank(s) (two cycles a lane), the new
+//      value from wf_l2_atomic (hls/atomic.h's arithmetic; float ADD not built there).
 // A line read's response is taken when the extractor is free and spread over P cycles (Lanes
 // lanes a cycle) into the result buffer. A line write is assembled over P cycles, Lanes lanes a
 // cycle in lane order (a later lane's bytes win, as in the emulator), then sent.
 // Not built yet: the constant cache and the L1 data cache (every access goes to L2 / param RAM),
-// shared memory, 64-bit atomics on local memory (a generic ATOM whose address is local: its two
+// 64-bit atomics on local memory (a generic ATOM whose address is local: its two
 // words are not adjacent after the interleave; PTX leaves atomics on local memory undefined).
 module wf_lsu #(
   parameter int unsigned CoreId     = 0,
@@ -61,6 +64,8 @@ module wf_lsu #(
   parameter int unsigned LineBytes  = wf_config_pkg::ConfigDefaultCacheLineBytes,
   parameter longint unsigned GlobalMemBytes =
       longint'(wf_config_pkg::ConfigDefaultGlobalMemMib) * 1024 * 1024,
+  parameter int unsigned SharedBanks = wf_config_pkg::ConfigDefaultSharedBanks,
+  parameter int unsigned SharedBytes = wf_config_pkg::ConfigDefaultSharedMemPerCore,
   localparam int unsigned WarpBits  = Warps > 1 ? $clog2(Warps) : 1
 ) (
   input  logic                                clk_i,
@@ -136,7 +141,10 @@ module wf_lsu #(
     StGlobal,     // global/const lanes: start a run (or the atomics)
     StLocal,      // local lanes: a run per word
     StParam,      // param lanes
-    StShared,     // shared lanes (not built: nothing happens)
+    StShared,     // shared lanes: start the bank arbiter (or the atomics)
+    StSPass,      // shared passes, one a cycle
+    StSAtom,      // shared atomics, a lane every two cycles
+    StDone,       // the last shared read's words arrive; then write-back or finish
     StRun,        // a coalescer run in flight
     StAtomic,     // per-lane atomics in flight
     StReturn,     // write-back rows
@@ -411,6 +419,95 @@ module wf_lsu #(
 
   logic ext_take_mem, ext_take_param;
 
+  // ---------------------------------------------------------------------------------------------
+  // Shared memory: the bank arbiter's passes on the banks.
+  localparam int unsigned SmemBits = $clog2(SharedBytes);
+  localparam int unsigned BankBits = $clog2(SharedBanks);
+  localparam int unsigned RowBits  = SmemBits - 2 - BankBits;
+
+  logic                                 sarb_valid, sarb_ready;
+  logic [WarpSize-1:0][SmemBits-1:0]    sarb_addr;
+  logic                                 sarb_out_valid, sarb_out_last;
+  logic [WarpSize-1:0]                  sarb_out_lanes;
+  logic [SharedBanks-1:0]               sarb_out_en;
+  logic [SharedBanks-1:0][RowBits-1:0]  sarb_out_row;
+
+  always_comb begin
+    for (int unsigned ln = 0; ln < WarpSize; ln++) sarb_addr[ln] = tgt_q[ln][SmemBits-1:0];
+  end
+
+  wf_bank_arbiter #(
+    .NumBanks  (SharedBanks),
+    .AddrWidth (SmemBits)
+  ) u_bank_arbiter (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .valid_i    (sarb_valid),
+    .ready_o    (sarb_ready),
+    .mask_i     (m_shared),
+    .size_i     (sl_q),
+    .addr_i     (sarb_addr),
+    .valid_o    (sarb_out_valid),
+    .last_o     (sarb_out_last),
+    .lanes_o    (sarb_out_lanes),
+    .bank_en_o  (sarb_out_en),
+    .bank_row_o (sarb_out_row)
+  );
+
+  logic [SharedBanks-1:0]               sm_en, sm_we;
+  logic [SharedBanks-1:0][RowBits-1:0]  sm_row;
+  logic [SharedBanks-1:0][3:0]          sm_wbe;
+  logic [SharedBanks-1:0][31:0]         sm_wdata, sm_rdata;
+
+  wf_smem #(
+    .Banks (SharedBanks),
+    .Bytes (SharedBytes)
+  ) u_smem (
+    .clk_i   (clk_i),
+    .en_i    (sm_en),
+    .we_i    (sm_we),
+    .row_i   (sm_row),
+    .wbe_i   (sm_wbe),
+    .wdata_i (sm_wdata),
+    .rdata_o (sm_rdata)
+  );
+
+  // Each lane's first word: its bank and row.
+  logic [WarpSize-1:0][BankBits-1:0] s_bank;
+  logic [WarpSize-1:0][RowBits-1:0]  s_row;
+  always_comb begin
+    for (int unsigned ln = 0; ln < WarpSize; ln++) begin
+      s_bank[ln] = tgt_q[ln][2 +: BankBits];
+      s_row[ln]  = tgt_q[ln][2 + BankBits +: RowBits];
+    end
+  end
+
+  // A shared read pass's lanes (their words arrive in the next cycle); the atomic in progress.
+  logic                 sp_valid_q, sp_valid_d;
+  logic [WarpSize-1:0]  sp_lanes_q, sp_lanes_d;
+  logic                 sa_phase_q, sa_phase_d;   // 0: read the lane's word(s), 1: write
+  logic [63:0]          sa_old, sa_new;
+  logic                 sa_supported;
+  logic [4:0]           sa_lane;
+  logic [BankBits-1:0]  sa_bank1;
+
+  always_comb begin
+    sa_lane = '0;
+    for (int k = WarpSize - 1; k >= 0; k--) if (at_todo_q[k]) sa_lane = 5'(k);
+    sa_bank1 = s_bank[sa_lane] + BankBits'(1);
+    sa_old   = {sl_q == 3'd3 ? sm_rdata[sa_bank1] : 32'd0, sm_rdata[s_bank[sa_lane]]};
+  end
+
+  wf_l2_atomic u_smem_atomic (
+    .fn_i        (hdr_q.op.atom_fn),
+    .ty_i        (hdr_q.op.atom_ty),
+    .old_i       (sa_old),
+    .b_i         ({sl_q == 3'd3 ? data_q[1][sa_lane] : 32'd0, data_q[0][sa_lane]}),
+    .c_i         ({sl_q == 3'd3 ? data_q[3][sa_lane] : 32'd0, data_q[2][sa_lane]}),
+    .new_o       (sa_new),
+    .supported_o (sa_supported)
+  );
+
   // The lanes of each class.
   logic [WarpSize-1:0] m_global, m_local, m_param, m_shared;
   always_comb begin
@@ -483,6 +580,15 @@ module wf_lsu #(
     fault_o           = flt_rec_q;
     ext_take_mem      = 1'b0;
     ext_take_param    = 1'b0;
+    sarb_valid        = 1'b0;
+    sm_en             = '0;
+    sm_we             = '0;
+    sm_row            = '0;
+    sm_wbe            = '0;
+    sm_wdata          = '0;
+    sp_valid_d        = 1'b0;
+    sp_lanes_d        = sp_lanes_q;
+    sa_phase_d        = sa_phase_q;
 
     // --- Address stage: take a pass.
     if (pass_fire) begin
@@ -565,6 +671,83 @@ module wf_lsu #(
         state_d       = StIdle;
       end
       StShared: begin
+        if (m_shared == '0) begin
+          state_d = StDone;
+        end else if (is_atomic) begin
+          at_todo_d  = m_shared;
+          sa_phase_d = 1'b0;
+          state_d    = StSAtom;
+        end else begin
+          sarb_valid = 1'b1;
+          state_d    = StSPass;
+        end
+      end
+      StSPass: begin
+        // One conflict-free pass: every enabled bank reads, or writes its served lanes' bytes
+        // (lane order: a later lane's bytes win, as in the emulator).
+        if (sarb_out_valid) begin
+          sm_en  = sarb_out_en;
+          sm_row = sarb_out_row;
+          if (is_store) begin
+            sm_we = sarb_out_en;
+            for (int unsigned ln = 0; ln < WarpSize; ln++) begin
+              if (sarb_out_lanes[ln]) begin
+                for (int unsigned j = 0; j < 4; j++) begin
+                  if (4'(j) < nwords) begin
+                    logic [BankBits-1:0] b;
+                    b = s_bank[ln] + BankBits'(j);
+                    unique case (sl_q)
+                      3'd0: begin
+                        sm_wbe[b][tgt_q[ln][1:0]] = 1'b1;
+                        sm_wdata[b][8 * tgt_q[ln][1:0] +: 8] = data_q[0][ln][7:0];
+                      end
+                      3'd1: begin
+                        sm_wbe[b][2 * tgt_q[ln][1] +: 2] = 2'b11;
+                        sm_wdata[b][16 * tgt_q[ln][1] +: 16] = data_q[0][ln][15:0];
+                      end
+                      default: begin
+                        sm_wbe[b]   = 4'b1111;
+                        sm_wdata[b] = data_q[j][ln];
+                      end
+                    endcase
+                  end
+                end
+              end
+            end
+          end else begin
+            sp_valid_d = 1'b1;
+            sp_lanes_d = sarb_out_lanes;
+          end
+          if (sarb_out_last) state_d = StDone;
+        end
+      end
+      StSAtom: begin
+        if (at_todo_q == '0) begin
+          state_d = StDone;
+        end else begin
+          sm_en[s_bank[sa_lane]] = 1'b1;
+          sm_row[s_bank[sa_lane]] = s_row[sa_lane];
+          if (sl_q == 3'd3) begin
+            sm_en[sa_bank1]  = 1'b1;
+            sm_row[sa_bank1] = s_row[sa_lane];
+          end
+          if (sa_phase_q) begin
+            // The words read last cycle: write the new value, keep the old one.
+            sm_we = sm_en;
+            sm_wbe[s_bank[sa_lane]]   = 4'b1111;
+            sm_wdata[s_bank[sa_lane]] = sa_new[31:0];
+            if (sl_q == 3'd3) begin
+              sm_wbe[sa_bank1]   = 4'b1111;
+              sm_wdata[sa_bank1] = sa_new[63:32];
+            end
+            res_d[0][sa_lane] = sa_old[31:0];
+            res_d[1][sa_lane] = sa_old[63:32];
+            at_todo_d[sa_lane] = 1'b0;
+          end
+          sa_phase_d = !sa_phase_q;
+        end
+      end
+      StDone: begin
         state_d = (is_load || is_atomic) ? StReturn : StIdle;
         if (!(is_load || is_atomic)) finish = 1'b1;
         ret_word_d = '0;
@@ -659,6 +842,32 @@ module wf_lsu #(
         end
         if (slots_all_q && recv_q == slots_q) begin
           state_d = run_cls_q == ClsParam ? StParam : StLocal;
+        end
+      end
+    end
+
+    // --- A shared read pass's words: each served lane takes its bank(s)' words.
+    if (sp_valid_q) begin
+      for (int unsigned ln = 0; ln < WarpSize; ln++) begin
+        if (sp_lanes_q[ln]) begin
+          for (int unsigned j = 0; j < 4; j++) begin
+            if (4'(j) < nwords) begin
+              logic [31:0] w;
+              w = sm_rdata[BankBits'(s_bank[ln] + BankBits'(j))];
+              unique case (sl_q)
+                3'd0: begin
+                  w = {24'd0, w[8 * tgt_q[ln][1:0] +: 8]};
+                  if (signed_load) w[31:8] = {24{w[7]}};
+                end
+                3'd1: begin
+                  w = {16'd0, w[16 * tgt_q[ln][1] +: 16]};
+                  if (signed_load) w[31:16] = {16{w[15]}};
+                end
+                default: ;
+              endcase
+              res_d[j][ln] = w;
+            end
+          end
         end
       end
     end
@@ -775,7 +984,7 @@ module wf_lsu #(
   assign idle_o = state_q == StIdle && ack_cnt_q == '0;
 
   logic unused;
-  assign unused = ^{coal_ready, m_shared, coal_out_bytes, launch_start_i, ext_take_param, is_load,
+  assign unused = ^{coal_ready, sarb_ready, sa_supported, coal_out_bytes, launch_start_i, ext_take_param, is_load,
                     pass_i.rd_cnt, launch_cfg_i};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -814,6 +1023,9 @@ module wf_lsu #(
       ret_pass_q   <= '0;
       inst_cnt_q   <= '0;
       ack_cnt_q    <= '0;
+      sp_valid_q   <= 1'b0;
+      sp_lanes_q   <= '0;
+      sa_phase_q   <= 1'b0;
     end else begin
       state_q      <= state_d;
       hdr_q        <= hdr_d;
@@ -849,6 +1061,9 @@ module wf_lsu #(
       ret_pass_q   <= ret_pass_d;
       inst_cnt_q   <= inst_cnt_d;
       ack_cnt_q    <= ack_cnt_d;
+      sp_valid_q   <= sp_valid_d;
+      sp_lanes_q   <= sp_lanes_d;
+      sa_phase_q   <= sa_phase_d;
     end
   end
 

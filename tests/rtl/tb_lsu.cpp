@@ -47,7 +47,9 @@ constexpr uint64_t kGlobalBase = 0x1'0000'0000ull;
 constexpr uint64_t kMemBytes = 0x100000; // GlobalMemBytes of the bench
 constexpr uint64_t kConstOff = 0x80000, kLocalOff = 0xC0000;
 constexpr uint32_t kConstSize = 0x1000 + 12, kLocalBytes = 64, kParamSize = 300;
-constexpr uint32_t kSharedBytes = 0x1000;
+constexpr uint32_t kSharedBytes = 0x1000;   // the launch's shared bytes a block
+constexpr uint32_t kSmemBytes = 0x4000;     // the core's shared memory: warp w's block at w * 4 KiB
+constexpr unsigned kBanks = WF_BANKS;
 constexpr uint64_t kSharedWin = 0x0000fe0000000000ull, kLocalWin = 0x0000fd0000000000ull;
 constexpr uint64_t kConstWin = 0x0000fc0000000000ull, kParamWin = 0x0000fb0000000000ull;
 
@@ -90,7 +92,7 @@ struct Instr {
 class LsuBench : public SimExtension {
 public:
   LsuBench(Vtb_lsu_top &top, const wf::rtl::SimOptions &o)
-      : top_(top), rng_(o.seed), verbose_(o.verbose), left_(o.vectors / 20 + 200), mem_(kMemBytes), ref_(kMemBytes),
+      : top_(top), rng_(o.seed), verbose_(o.verbose), left_(o.vectors / 20 + 200 + kSmemBytes / 512), mem_(kMemBytes), ref_(kMemBytes),
         param_(32768) {
     for (auto &b : mem_)
       b = uint8_t(rng_.u32());
@@ -134,7 +136,7 @@ public:
       top_.pass_pc_i = in.pc;
       top_.pass_exec_i = in.exec;
       top_.pass_sb_i = in.sb;
-      top_.pass_smem_base_i = 0;
+      top_.pass_smem_base_i = in.warp * kSharedBytes;
       for (unsigned i = 0; i < kLanes; ++i) {
         const unsigned l = pass_ * kLanes + i;
         set_bits(top_.ra_i, 32 * i, 32, uint32_t(in.ra[l]));
@@ -247,9 +249,10 @@ public:
   void report() const override {
     std::printf("wf_lsu (%u lanes, %u-byte lines): %llu instructions (%llu faults, %llu loads, "
                 "%llu stores, %llu atomics), %llu rows, %llu line reads, %llu line writes, "
-                "%llu param reads, %llu errors\n",
+                "%llu param reads, %llu shared lane accesses, %llu errors\n",
                 kLanes, kLine, ull(done_), ull(faults_), ull(loads_), ull(stores_), ull(atomics_),
-                ull(rows_seen_), ull(reads_), ull(writes_), ull(param_reads_), ull(errors_));
+                ull(rows_seen_), ull(reads_), ull(writes_), ull(param_reads_), ull(shared_lanes_),
+                ull(errors_));
   }
 
 private:
@@ -288,7 +291,10 @@ private:
     case isa::Opcode::LDL: case isa::Opcode::STL: r.space = kLocal; break;
     case isa::Opcode::LDC: r.space = kConst; break;
     case isa::Opcode::LDP: r.space = kParam; break;
-    case isa::Opcode::ATOM: r.space = in.atomSpace == 1 ? kGlobal : window(addr); break;
+    case isa::Opcode::LDS: case isa::Opcode::STS: r.space = kShared; break;
+    case isa::Opcode::ATOM:
+      r.space = in.atomSpace == 1 ? kGlobal : in.atomSpace == 2 ? kShared : window(addr);
+      break;
     default: r.space = window(addr); break;
     }
     if (r.space == kGlobal) {
@@ -353,7 +359,8 @@ private:
         continue;
       const int64_t off = in.atomic ? 0 : int64_t(int32_t(in.offset));
       const bool wide = in.op == isa::Opcode::LDG || in.op == isa::Opcode::STG ||
-                        in.op == isa::Opcode::LD || in.op == isa::Opcode::ST || in.atomic;
+                        in.op == isa::Opcode::LD || in.op == isa::Opcode::ST ||
+                        (in.atomic && in.atomSpace != 2);
       addr[l] = wide ? in.ra[l] + uint64_t(off) : uint64_t(uint32_t(uint32_t(in.ra[l]) + uint32_t(off)));
       if (auto f = check(in, l, addr[l], res[l])) {
         in.fault = f;
@@ -383,9 +390,13 @@ private:
         in.memLines += lines([](Space s) { return s == kLocal; }, std::min(sl, 2u), k);
       in.paramLines = lines([](Space s) { return s == kParam; }, sl, 0);
     }
+    for (unsigned l = 0; l < 32; ++l)
+      shared_lanes_ += ((in.exec >> l) & 1) && res[l].space == kShared;
     auto byte_at = [&](unsigned l, unsigned j) -> uint8_t & {
       if (res[l].space == kParam)
         return param_[res[l].off + j];
+      if (res[l].space == kShared)
+        return smem_[in.warp * kSharedBytes + res[l].off + j];
       return ref_[device_offset(in, l, res[l], j)];
     };
     for (unsigned l = 0; l < 32; ++l) {
@@ -442,12 +453,14 @@ private:
   // --- Random instructions.
   uint64_t lane_target(Space s, unsigned bytes, uint64_t base, unsigned l, unsigned pattern) {
     uint64_t span = s == kGlobal ? 0x40000 : s == kLocal ? kLocalBytes : s == kConst ? kConstSize
-                                                                       : kParamSize;
+                  : s == kParam ? kParamSize : kSharedBytes;
     uint64_t off;
     switch (pattern) {
     case 0: off = base + uint64_t(l) * bytes; break;       // consecutive
     case 1: off = base; break;                              // broadcast
     case 2: off = base + uint64_t(l) * bytes * 3; break;    // strided
+    case 3: off = base + uint64_t(l) * 4 * kBanks; break;   // one bank: a 32-way conflict
+    case 4: off = base + uint64_t(l % 4) * 4 * kBanks + 4 * (l / 4); break; // 4-way
     default: off = rng_.u64() % span; break;                // scattered
     }
     off = (off % (span - bytes + 1)) & ~uint64_t(bytes - 1);
@@ -465,17 +478,38 @@ private:
     static constexpr isa::Opcode kOps[] = {
         isa::Opcode::LDG, isa::Opcode::STG, isa::Opcode::LD,  isa::Opcode::ST,
         isa::Opcode::LDL, isa::Opcode::STL, isa::Opcode::LDC, isa::Opcode::LDP,
+        isa::Opcode::ATOM, isa::Opcode::LDS, isa::Opcode::STS, isa::Opcode::LDS,
         isa::Opcode::ATOM};
     in.op = kOps[rng_.below(sizeof(kOps) / sizeof(kOps[0]))];
     in.warp = rng_.below(kWarps);
+    // First a prologue: STS.128 over every warp's shared block, so that the reference knows all
+    // of shared memory (its contents are undefined after reset).
+    if (prologue_ < kSmemBytes / 512) {
+      in.op = isa::Opcode::STS;
+      in.warp = prologue_ / (kSharedBytes / 512);
+      in.store = true;
+      in.exec = ~0u;
+      in.sizeCode = 6;
+      in.bytes = 16;
+      in.rd = 8;
+      in.word = with_offset(Inst(in.op).mod("size", 6).operand("rd", 8).operand("addr", 2).word(),
+                            in.op, 0);
+      for (unsigned l = 0; l < 32; ++l) {
+        in.ra[l] = (prologue_ % (kSharedBytes / 512)) * 512 + 16 * l;
+        for (unsigned k = 0; k < 4; ++k)
+          in.data[l][k] = rng_.u32();
+      }
+      ++prologue_;
+      return in;
+    }
     in.sb = rng_.below(6);
     in.pc = rng_.below(1u << 20);
     in.exec = rng_.chance(40) ? ~0u : rng_.chance(10) ? 0u : rng_.u32();
-    const unsigned pattern = rng_.below(4);
+    const unsigned pattern = rng_.below(6);
     unsigned space_sel = 0;
     if (in.op == isa::Opcode::ATOM) {
       in.atomic = true;
-      in.atomSpace = rng_.chance(50) ? 1 : 0; // global or generic
+      in.atomSpace = rng_.below(3); // generic, global, shared
       in.atomTy = rng_.below(4);            // U32 S32 U64 S64
       do {
         in.atomFn = rng_.below(10);
@@ -489,7 +523,7 @@ private:
       in.word = w.word();
     } else {
       in.load = in.op == isa::Opcode::LDG || in.op == isa::Opcode::LD || in.op == isa::Opcode::LDL ||
-                in.op == isa::Opcode::LDC || in.op == isa::Opcode::LDP;
+                in.op == isa::Opcode::LDC || in.op == isa::Opcode::LDP || in.op == isa::Opcode::LDS;
       in.store = !in.load;
       in.sizeCode = rng_.below(7);
       static constexpr unsigned kBytes[] = {1, 1, 2, 2, 4, 8, 16};
@@ -509,18 +543,20 @@ private:
                       : in.op == isa::Opcode::LDL || in.op == isa::Opcode::STL ? kLocal
                       : in.op == isa::Opcode::LDC ? kConst
                       : in.op == isa::Opcode::LDP ? kParam
+                      : in.op == isa::Opcode::LDS || in.op == isa::Opcode::STS ||
+                        (in.atomic && in.atomSpace == 2) ? kShared
                                                   : kGlobal;
-    space_sel = rng_.below(4);
+    space_sel = rng_.below(5);
     const uint64_t base = rng_.u64();
     for (unsigned l = 0; l < 32; ++l) {
       Space s = fixed;
       if (generic) {
         // Loads: any window; stores and atomics: global and local (const/param only as faults).
         if (rng_.chance(30))
-          space_sel = rng_.below(4);
-        static constexpr Space kLoadSpaces[] = {kGlobal, kLocal, kConst, kParam};
-        static constexpr Space kWriteSpaces[] = {kGlobal, kLocal, kGlobal, kLocal};
-        s = in.load ? kLoadSpaces[space_sel] : kWriteSpaces[space_sel];
+          space_sel = rng_.below(5);
+        static constexpr Space kLoadSpaces[] = {kGlobal, kLocal, kConst, kParam, kShared};
+        static constexpr Space kWriteSpaces[] = {kGlobal, kLocal, kShared, kShared, kGlobal};
+        s = in.load ? kLoadSpaces[space_sel % 5] : kWriteSpaces[space_sel % 5];
         if (in.atomic && in.bytes == 8 && s == kLocal)
           s = kGlobal; // 64-bit atomics on local memory are not built (wf_lsu.sv)
       }
@@ -754,6 +790,8 @@ private:
   bool verbose_ = false;
   uint64_t left_;
   std::vector<uint8_t> mem_, ref_, param_;
+  std::vector<uint8_t> smem_ = std::vector<uint8_t>(kSmemBytes);
+  unsigned prologue_ = 0;
   std::deque<Instr> issued_;
   std::optional<Instr> current_;
   std::set<unsigned> rows_;
@@ -765,6 +803,7 @@ private:
   std::deque<ParamRsp> param_q_;
   std::array<unsigned, kWarps> outstanding_{}, unacked_{}, atomics_out_{};
   uint64_t cycle_ = 0, done_ = 0, faults_ = 0, loads_ = 0, stores_ = 0, atomics_ = 0;
+  uint64_t shared_lanes_ = 0;
   uint64_t rows_seen_ = 0, reads_ = 0, writes_ = 0, param_reads_ = 0, errors_ = 0;
 };
 

@@ -7,6 +7,8 @@ module tb_lsu_top #(
   parameter int unsigned Warps     = 4,
   parameter int unsigned LineBytes = 64,
   parameter longint unsigned GlobalMemBytes = 64'h100000,
+  parameter int unsigned SharedBanks = 16,
+  parameter int unsigned SharedBytes = 16384,
   localparam int unsigned WarpBits = $clog2(Warps)
 ) (
   input  logic                         clk_i,
@@ -127,7 +129,9 @@ module tb_lsu_top #(
     .Lanes          (Lanes),
     .Warps          (Warps),
     .LineBytes      (LineBytes),
-    .GlobalMemBytes (GlobalMemBytes)
+    .GlobalMemBytes (GlobalMemBytes),
+    .SharedBanks    (SharedBanks),
+    .SharedBytes    (SharedBytes)
   ) u_lsu (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
