@@ -57,6 +57,27 @@ class DeviceSpec:
                 raise DeviceSpecError(f"register {r['name']}: access '{r['access']}'")
             offsets[r["offset"]] = r["name"]
         names = {r["name"] for r in self.regs}
+        p = self.protocol
+        self.queue_regs = d.get("queue_reg", [])
+        by_offset = {r["offset"]: r["name"] for r in self.regs}
+        base0 = next((r["offset"] for r in self.regs if r["name"] == "QUEUE_BASE_LO"), None)
+        seen = set()
+        for r in self.queue_regs:
+            if r["offset"] % 4 or r["offset"] >= p["queue_stride"] or r["offset"] in seen:
+                raise DeviceSpecError(f"queue register {r['name']}: offset {r['offset']:#x}")
+            if r["access"] not in ACCESS:
+                raise DeviceSpecError(f"queue register {r['name']}: access '{r['access']}'")
+            # Queue 0's block is the QUEUE_*/COMPLETED_SEQ_* registers: they must agree.
+            alias = by_offset.get((base0 or 0) + r["offset"], "")
+            if alias not in (r["name"], "QUEUE_" + r["name"]):
+                raise DeviceSpecError(f"queue register {r['name']}: queue 0's is not at "
+                                      f"QUEUE_BASE_LO + {r['offset']:#x}")
+            seen.add(r["offset"])
+        if self.queue_regs:
+            lo, hi = p["queue_regs"], p["queue_regs"] + (p["queues"] - 1) * p["queue_stride"]
+            for r in self.regs:
+                if lo <= r["offset"] < hi:
+                    raise DeviceSpecError(f"register {r['name']} lies among the queue registers")
         self.fields = []
         used = {}
         for f in d.get("field", []):
@@ -139,6 +160,21 @@ def cpp(s):
     w(f"inline constexpr uint32_t kVersion = {p['version']};")
     w(f"inline constexpr uint32_t kCommandBytes = {p['command_bytes']};")
     w(f"inline constexpr uint32_t kQueueEntriesMax = {p['queue_entries_max']};")
+    w(f"inline constexpr uint32_t kQueues = {p['queues']}; ///< the most hardware queues a device has")
+    w(f"inline constexpr uint32_t kQueueRegs = {p['queue_regs']:#x}; ///< queue 1's registers")
+    w(f"inline constexpr uint32_t kQueueStride = {p['queue_stride']:#x}; ///< from one queue's to the next")
+    w("")
+    w("/// Registers of each hardware queue: byte offsets within its block (queueReg).")
+    w("enum class QueueReg : uint32_t {")
+    for r in s.queue_regs:
+        w(f"  {_camel(r['name'])} = {r['offset']:#04x}, ///< {r['access']}: {r['doc']}")
+    w("};")
+    w("")
+    w("/// The control-register offset of register `reg` of queue `queue` (queue 0: QUEUE_BASE_LO's block).")
+    w("constexpr uint32_t queueReg(uint32_t queue, QueueReg reg) {")
+    base0 = next(r["offset"] for r in s.regs if r["name"] == "QUEUE_BASE_LO")
+    w(f"  return (queue == 0 ? {base0:#05x}u : kQueueRegs + (queue - 1) * kQueueStride) + uint32_t(reg);")
+    w("}")
     w("")
     w("/// Control register byte offsets.")
     w("enum class Reg : uint32_t {")
@@ -246,6 +282,12 @@ def sv(s):
     w(f"  localparam int unsigned Version = {p['version']};")
     w(f"  localparam int unsigned CommandBytes = {p['command_bytes']};")
     w(f"  localparam int unsigned QueueEntriesMax = {p['queue_entries_max']};")
+    w(f"  localparam int unsigned Queues = {p['queues']};")
+    w(f"  localparam logic [11:0] QueueRegs = 12'h{p['queue_regs']:03x};  // queue 1's block")
+    w(f"  localparam logic [11:0] QueueStride = 12'h{p['queue_stride']:03x};")
+    w("  // Queue register byte offsets within a queue's block (queue 0's block: RegQueueBaseLo).")
+    for r in s.queue_regs:
+        w(f"  localparam logic [11:0] QReg{_camel(r['name'])} = 12'h{r['offset']:03x};  // {r['access']}")
     w("")
     w("  // Control register byte offsets.")
     for r in s.regs:
@@ -308,13 +350,14 @@ def md(s):
     w("")
     w("Every Warpforge device (emulator, cycle model, Verilated RTL, FPGA board) speaks this protocol;")
     w("the runtime drives all of them through it (docs/runtime.md). Generated from `isa/device.toml`,")
-    w("whose header comment describes the flow: the host writes 64-byte commands into a ring in device")
-    w("memory and rings the doorbell (`QUEUE_TAIL`); the device's command processor runs them in order")
-    w("and reports each through `COMPLETED_SEQ` and, where asked, a completion record in memory. Host")
-    w("memory is reached only through the DMA window.")
+    w("whose header comment describes the flow: the host writes 64-byte commands into the rings of the")
+    w("device's hardware queues (in the DMA window) and rings a queue's doorbell (its `TAIL`); each queue")
+    w("runs its commands in order, the queues run concurrently, `WAIT` orders one queue after another,")
+    w("and each command is reported through its queue's `COMPLETED_SEQ` and, where asked, a completion")
+    w("record. Host memory is reached only through the DMA window.")
     w("")
     w(f"Magic `{p['magic']:#010x}`, version {p['version']}, commands of {p['command_bytes']} bytes, "
-      f"rings of up to {p['queue_entries_max']} commands.")
+      f"up to {p['queues']} hardware queues with rings of up to {p['queue_entries_max']} commands.")
     w("")
     w("## Control registers (32-bit)")
     w("")
@@ -323,6 +366,17 @@ def md(s):
     for r in s.regs:
         w(f"| `{r['offset']:#05x}` | `{r['name']}` | {r['access']} | {r['doc']} |")
     w("")
+    if s.queue_regs:
+        w(f"### Queue registers (up to {p['queues']} queues)")
+        w("")
+        w("Queue 0's registers are the `QUEUE_*` and `COMPLETED_SEQ_*` registers above; queue q (q >= 1)")
+        w(f"has the same layout at `{p['queue_regs']:#05x} + (q - 1) * {p['queue_stride']:#04x}`. Offsets within a block:")
+        w("")
+        w("| offset | name | access | meaning |")
+        w("| --- | --- | --- | --- |")
+        for r in s.queue_regs:
+            w(f"| `{r['offset']:#04x}` | `{r['name']}` | {r['access']} | {r['doc']} |")
+        w("")
     w("| register | field | bits | meaning |")
     w("| --- | --- | --- | --- |")
     for f in s.fields:

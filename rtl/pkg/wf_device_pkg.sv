@@ -6,6 +6,17 @@ package wf_device_pkg;
   localparam int unsigned Version = 1;
   localparam int unsigned CommandBytes = 64;
   localparam int unsigned QueueEntriesMax = 4096;
+  localparam int unsigned Queues = 3;
+  localparam logic [11:0] QueueRegs = 12'h100;  // queue 1's block
+  localparam logic [11:0] QueueStride = 12'h020;
+  // Queue register byte offsets within a queue's block (queue 0's block: RegQueueBaseLo).
+  localparam logic [11:0] QRegBaseLo = 12'h000;  // rw
+  localparam logic [11:0] QRegBaseHi = 12'h004;  // rw
+  localparam logic [11:0] QRegSize = 12'h008;  // rw
+  localparam logic [11:0] QRegHead = 12'h00c;  // ro
+  localparam logic [11:0] QRegTail = 12'h010;  // rw
+  localparam logic [11:0] QRegCompletedSeqLo = 12'h018;  // ro
+  localparam logic [11:0] QRegCompletedSeqHi = 12'h01c;  // ro
 
   // Control register byte offsets.
   localparam logic [11:0] RegMagic = 12'h000;  // ro
@@ -25,6 +36,7 @@ package wf_device_pkg;
   localparam logic [11:0] RegQueueTail = 12'h040;  // rw
   localparam logic [11:0] RegCompletedSeqLo = 12'h048;  // ro
   localparam logic [11:0] RegCompletedSeqHi = 12'h04c;  // ro
+  localparam logic [11:0] RegQueueCount = 12'h02c;  // ro
   localparam logic [11:0] RegCyclesLo = 12'h050;  // ro
   localparam logic [11:0] RegCyclesHi = 12'h054;  // ro
   localparam logic [11:0] RegIrqStatus = 12'h058;  // w1c
@@ -52,7 +64,8 @@ package wf_device_pkg;
     CMD_COPY = 8'd2,
     CMD_FILL = 8'd3,
     CMD_FENCE = 8'd4,
-    CMD_TIMESTAMP = 8'd5
+    CMD_TIMESTAMP = 8'd5,
+    CMD_WAIT = 8'd6
   } cmd_op_e;
 
   localparam int unsigned CmdFlagIrqBit = 0;

@@ -178,6 +178,9 @@ module wf_ctrl_regs #(
         wf_device_pkg::RegIrqEnable: rdata_d = irq_enable_q;
         wf_device_pkg::RegWatchdogMinsts: rdata_d = watchdog_q;
         wf_device_pkg::RegClockMhz: rdata_d = ClockMhz;
+        // One hardware queue (wf_cmd_proc runs one ring): the host serializes its engines on it,
+        // and the other queues' register blocks are unmapped.
+        wf_device_pkg::RegQueueCount: rdata_d = 32'd1;
         default: ;
       endcase
     end

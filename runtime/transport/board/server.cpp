@@ -11,9 +11,9 @@
 // window, and the program's watchdog against the server's cap.
 //
 // The main process never runs device work, so it always answers signals. It ends a program's
-// session, killing its worker at once (SIGKILL), when the program disconnects or dies, when one
-// doorbell's commands run past the launch time limit, when it is idle while another program waits,
-// or on SIGTERM/SIGINT.
+// session, killing its worker at once (SIGKILL), when the program disconnects or dies, when the
+// model works past the launch time limit without completing a command, when the program is idle
+// while another program waits, or on SIGTERM/SIGINT.
 #include "wire.h"
 
 #include "warpforge/isa/config.gen.h"
@@ -28,6 +28,7 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <optional>
 #include <fmt/format.h>
 #include <poll.h>
 #include <sys/mman.h>
@@ -80,10 +81,10 @@ struct SharedSegment {
   }
 };
 
-/// What the main process and a worker share: when the request in hand began, and when the last
-/// one ended.
+/// What the main process and a worker share: since when the model has worked without completing
+/// a command (BusyClock), and when the last request ended.
 struct SessionClock {
-  std::atomic<int64_t> busySinceMs{0}; ///< 0: no request in hand
+  std::atomic<int64_t> busySinceMs{0}; ///< 0: idle, no request in hand
   std::atomic<int64_t> lastRequestMs{0};
 };
 static_assert(std::atomic<int64_t>::is_always_lock_free, "shared between processes");
@@ -178,23 +179,96 @@ bool sendReply(int fd, const WireReply &reply, const int *fds, int nfds) {
   return n == ssize_t(sizeof reply); // the reply is small: a partial send means a dead peer
 }
 
-bool isRegister(uint32_t offset) {
-  return std::any_of(std::begin(dev::kRegs), std::end(dev::kRegs),
-                     [&](const dev::RegInfo &r) { return uint32_t(r.reg) == offset; });
+/// The hardware queues the model has (QUEUE_COUNT; 0 reads as 1), at most the protocol's.
+uint32_t queueCount(HostedModel &model) {
+  return std::clamp(model.readReg(dev::Reg::QueueCount), 1u, dev::kQueues);
 }
 
-/// A doorbell may announce at most QUEUE_SIZE commands past QUEUE_HEAD, on a 64-byte aligned ring
+/// Which queue's TAIL (doorbell) `offset` is, if any.
+std::optional<uint32_t> doorbellOf(HostedModel &model, uint32_t offset) {
+  for (uint32_t q = 0; q < queueCount(model); ++q)
+    if (offset == dev::queueReg(q, dev::QueueReg::Tail))
+      return q;
+  return std::nullopt;
+}
+
+bool isRegister(HostedModel &model, uint32_t offset) {
+  if (std::any_of(std::begin(dev::kRegs), std::end(dev::kRegs),
+                  [&](const dev::RegInfo &r) { return uint32_t(r.reg) == offset; }))
+    return true;
+  // The blocks of the model's other queues (queue 0's registers are in kRegs).
+  for (uint32_t q = 1; q < queueCount(model); ++q) {
+    uint32_t base = dev::queueReg(q, dev::QueueReg::BaseLo);
+    if (offset >= base && offset < base + dev::kQueueStride && offset % 4 == 0)
+      return true;
+  }
+  return false;
+}
+
+/// A doorbell may announce at most SIZE commands past HEAD of its queue, on a 64-byte aligned ring
 /// that lies inside the DMA window; anything else would have the device read the window out of
-/// bounds or run billions of stale commands.
-bool doorbellFits(HostedModel &model, uint64_t windowBytes, uint32_t tail) {
-  uint32_t size = model.readReg(dev::Reg::QueueSize);
-  uint32_t head = model.readReg(dev::Reg::QueueHead);
-  uint64_t base =
-      model.readReg(dev::Reg::QueueBaseLo) | uint64_t(model.readReg(dev::Reg::QueueBaseHi)) << 32;
+/// bounds or run billions of stale commands. Every queue is checked alike.
+bool doorbellFits(HostedModel &model, uint64_t windowBytes, uint32_t queue, uint32_t tail) {
+  auto reg = [&](dev::QueueReg r) {
+    return model.ops->read_reg(model.model, dev::queueReg(queue, r));
+  };
+  uint32_t size = reg(dev::QueueReg::Size);
+  uint32_t head = reg(dev::QueueReg::Head);
+  uint64_t base = reg(dev::QueueReg::BaseLo) | uint64_t(reg(dev::QueueReg::BaseHi)) << 32;
   if (!size)
     return tail == head;
   return uint32_t(tail - head) <= size && base % 64 == 0 && base <= windowBytes &&
          uint64_t(size) * sizeof(dev::Command) <= windowBytes - base;
+}
+
+/// What tells the worker that the model made progress: every queue's HEAD (it moves as commands
+/// complete; reading it has no side effect, unlike COMPLETED_SEQ_LO's latch).
+uint64_t progressMark(HostedModel &model) {
+  uint64_t mark = 0;
+  for (uint32_t q = 0; q < queueCount(model); ++q)
+    mark += model.ops->read_reg(model.model, dev::queueReg(q, dev::QueueReg::Head));
+  return mark;
+}
+
+/// The model's work counts against the launch time limit from when a request starts it until the
+/// model is idle, restarting whenever a command completes: a model that runs its queues on threads
+/// of its own keeps working between the program's requests, and a long stream of short commands
+/// is not one long launch.
+struct BusyClock {
+  SessionClock &clock;
+  uint64_t mark = 0;
+
+  void requestStarts(HostedModel &model) {
+    if (!clock.busySinceMs) {
+      clock.busySinceMs = nowMs();
+      mark = progressMark(model);
+    }
+  }
+  /// After a request, and while the worker waits for the next one.
+  void update(HostedModel &model) {
+    if (!clock.busySinceMs)
+      return;
+    // A model without idle() runs its commands within the request that rings.
+    if (!model.ops->idle || model.ops->idle(model.model)) {
+      clock.busySinceMs = 0;
+      return;
+    }
+    if (uint64_t now = progressMark(model); now != mark) {
+      mark = now;
+      clock.busySinceMs = nowMs();
+    }
+  }
+};
+
+/// Waits until the program sends something (or its connection ends), keeping the busy clock.
+void awaitRequest(int client, HostedModel &model, BusyClock &busy) {
+  for (;;) {
+    pollfd pfd{client, POLLIN, 0};
+    int ready = ::poll(&pfd, 1, 20);
+    if (ready != 0 && !(ready < 0 && errno == EINTR))
+      return; // a request, the connection's end or an error: readRequest tells which
+    busy.update(model);
+  }
 }
 
 /// Closes every descriptor but stdin/stdout/stderr and `keep`: a worker must not hold another
@@ -240,8 +314,12 @@ int runWorker(const ServerOptions &options, const wf_device_plugin &plugin,
     model.writeReg(dev::Reg::WatchdogMinsts, options.watchdogMinsts);
 
   WireRequest req;
-  while (readRequest(client, req)) {
-    clock.busySinceMs = nowMs();
+  BusyClock busy{clock};
+  for (;;) {
+    awaitRequest(client, model, busy);
+    if (!readRequest(client, req))
+      break;
+    busy.requestStarts(model);
     WireReply reply{};
     int fds[2] = {memory.fd, window.fd};
     int nfds = 0;
@@ -254,14 +332,14 @@ int runWorker(const ServerOptions &options, const wf_device_plugin &plugin,
       nfds = 2;
       break;
     case WireOp::Read:
-      if (!isRegister(req.offset)) {
+      if (!isRegister(model, req.offset)) {
         status = WireStatus::BadRequest;
         break;
       }
       reply.value = model.ops->read_reg(model.model, req.offset);
       break;
     case WireOp::Write: {
-      if (!isRegister(req.offset)) {
+      if (!isRegister(model, req.offset)) {
         status = WireStatus::BadRequest;
         break;
       }
@@ -269,8 +347,8 @@ int runWorker(const ServerOptions &options, const wf_device_plugin &plugin,
       if (dev::Reg(req.offset) == dev::Reg::WatchdogMinsts && options.watchdogMinsts &&
           (value == 0 || value > options.watchdogMinsts))
         value = options.watchdogMinsts;
-      if (dev::Reg(req.offset) == dev::Reg::QueueTail &&
-          !doorbellFits(model, window.bytes, value)) {
+      if (std::optional<uint32_t> queue = doorbellOf(model, req.offset);
+          queue && !doorbellFits(model, window.bytes, *queue, value)) {
         status = WireStatus::BadDoorbell;
         break;
       }
@@ -284,7 +362,7 @@ int runWorker(const ServerOptions &options, const wf_device_plugin &plugin,
     reply.status = uint32_t(status);
     bool sent = sendReply(client, reply, fds, status == WireStatus::Ok ? nfds : 0);
     clock.lastRequestMs = nowMs();
-    clock.busySinceMs = 0;
+    busy.update(model);
     if (!sent || status != WireStatus::Ok)
       break;
   }

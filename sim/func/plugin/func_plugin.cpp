@@ -21,9 +21,12 @@
 #include <optional>
 
 struct wf_device_model {
-  explicit wf_device_model(const wf::isa::Config &config) : device(config), processor(device) {}
+  // Every hardware queue on a thread of its own: copies overlap kernels (docs/device-protocol.md).
+  explicit wf_device_model(const wf::isa::Config &config)
+      : device(config), processor(device, wf::func::CommandProcessorParams::concurrent()) {}
   wf_device_model(const wf::isa::Config &config, uint8_t *memory)
-      : device(config, memory), processor(device) {}
+      : device(config, memory),
+        processor(device, wf::func::CommandProcessorParams::concurrent()) {}
 
   wf::func::Device device;
   wf::func::CommandProcessor processor;

@@ -10,6 +10,25 @@ inline constexpr uint32_t kMagic = 0x57504746;
 inline constexpr uint32_t kVersion = 1;
 inline constexpr uint32_t kCommandBytes = 64;
 inline constexpr uint32_t kQueueEntriesMax = 4096;
+inline constexpr uint32_t kQueues = 3; ///< the most hardware queues a device has
+inline constexpr uint32_t kQueueRegs = 0x100; ///< queue 1's registers
+inline constexpr uint32_t kQueueStride = 0x20; ///< from one queue's to the next
+
+/// Registers of each hardware queue: byte offsets within its block (queueReg).
+enum class QueueReg : uint32_t {
+  BaseLo = 0x00, ///< rw: DMA-window offset of the queue's command ring, low word (64-byte aligned)
+  BaseHi = 0x04, ///< rw: DMA-window offset of the command ring, high word
+  Size = 0x08, ///< rw: commands in the ring: a power of two up to `queue_entries_max`; writing it empties the queue
+  Head = 0x0c, ///< ro: index (modulo 2^32) of the next command the queue will read
+  Tail = 0x10, ///< rw: doorbell: index (modulo 2^32) one past the last command the host has written
+  CompletedSeqLo = 0x18, ///< ro: sequence number of the queue's last completed command, low word (reading it latches the high word)
+  CompletedSeqHi = 0x1c, ///< ro: sequence number of the queue's last completed command, high word (as latched)
+};
+
+/// The control-register offset of register `reg` of queue `queue` (queue 0: QUEUE_BASE_LO's block).
+constexpr uint32_t queueReg(uint32_t queue, QueueReg reg) {
+  return (queue == 0 ? 0x030u : kQueueRegs + (queue - 1) * kQueueStride) + uint32_t(reg);
+}
 
 /// Control register byte offsets.
 enum class Reg : uint32_t {
@@ -30,6 +49,7 @@ enum class Reg : uint32_t {
   QueueTail = 0x040, ///< rw: doorbell: index (modulo 2^32) one past the last command the host has written
   CompletedSeqLo = 0x048, ///< ro: sequence number of the last completed command, low word (reading it latches the high word)
   CompletedSeqHi = 0x04c, ///< ro: sequence number of the last completed command, high word (as latched)
+  QueueCount = 0x02c, ///< ro: hardware queues this device runs concurrently (1: one command at a time; 0 reads as 1: a device from before queues); queue registers below
   CyclesLo = 0x050, ///< ro: device cycle counter (CLOCK64), low word (reading it latches the high word)
   CyclesHi = 0x054, ///< ro: device cycle counter, high word (as latched)
   IrqStatus = 0x058, ///< w1c: pending interrupts (fields IRQ_*)
@@ -61,6 +81,7 @@ inline constexpr RegInfo kRegs[] = {
     {Reg::QueueTail, "QUEUE_TAIL", "rw"},
     {Reg::CompletedSeqLo, "COMPLETED_SEQ_LO", "ro"},
     {Reg::CompletedSeqHi, "COMPLETED_SEQ_HI", "ro"},
+    {Reg::QueueCount, "QUEUE_COUNT", "ro"},
     {Reg::CyclesLo, "CYCLES_LO", "ro"},
     {Reg::CyclesHi, "CYCLES_HI", "ro"},
     {Reg::IrqStatus, "IRQ_STATUS", "w1c"},
@@ -70,20 +91,21 @@ inline constexpr RegInfo kRegs[] = {
 };
 
 /// Register fields: masks.
-inline constexpr uint32_t kStatusIdle = 0x1u; ///< the queue is empty and nothing runs
+inline constexpr uint32_t kStatusIdle = 0x1u; ///< every queue is empty and nothing runs
 inline constexpr uint32_t kStatusFaulted = 0x2u; ///< a launch faulted since the last RESET (its completion record holds the fault)
-inline constexpr uint32_t kControlReset = 0x1u; ///< abort and empty the queue, clear COMPLETED_SEQ, STATUS.FAULTED and IRQ_STATUS
+inline constexpr uint32_t kControlReset = 0x1u; ///< abort and empty every queue (a command that runs ends first), clear the queues' registers, STATUS.FAULTED and IRQ_STATUS
 inline constexpr uint32_t kControlScrub = 0x2u; ///< zero all device memory (with RESET: a clean device for the next program)
 inline constexpr uint32_t kIrqStatusCompletion = 0x1u; ///< a command with the IRQ flag completed
 inline constexpr uint32_t kIrqStatusFault = 0x2u; ///< a launch faulted
 
 enum class Op : uint8_t {
-  Nop = 0, ///< completes at once (the host uses it to wait for everything before it)
+  Nop = 0, ///< completes once every earlier command of its queue is complete
   Launch = 1, ///< runs one grid: arg0 = DMA-window offset of a LaunchDesc
   Copy = 2, ///< copies arg2 bytes from arg0 to arg1; flags SRC_HOST/DST_HOST make that side a DMA-window offset
   Fill = 3, ///< sets arg2 bytes at device address arg0 to the byte in arg1
-  Fence = 4, ///< waits until every earlier command is complete and its memory writes are visible to the host
-  Timestamp = 5, ///< writes the 64-bit cycle counter to DMA-window offset arg0 once every earlier command is complete
+  Fence = 4, ///< completes once every earlier command of its queue is complete and its memory writes are visible to the host
+  Timestamp = 5, ///< writes the 64-bit cycle counter to DMA-window offset arg0 once every earlier command of its queue is complete
+  Wait = 6, ///< holds its queue until queue arg0's COMPLETED_SEQ is at least arg1 (BAD_COMMAND for a queue the device lacks)
 };
 
 /// Command flags (Command::flags).
@@ -257,7 +279,7 @@ struct Command {
   uint8_t flags; ///< command flags
   uint16_t reserved0; ///< zero
   uint32_t reserved1; ///< zero
-  uint64_t seq; ///< sequence number; COMPLETED_SEQ takes it when the command completes
+  uint64_t seq; ///< sequence number, counted per queue; the queue's COMPLETED_SEQ takes it when the command completes
   uint64_t arg0; ///< first argument
   uint64_t arg1; ///< second argument
   uint64_t arg2; ///< third argument
