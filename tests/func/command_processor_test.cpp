@@ -357,6 +357,39 @@ TEST(CommandProcessor, SynchronousHasOneQueueDrainedByTheDoorbell) {
   EXPECT_TRUE(host.cp.idle());
 }
 
+// A launcher (the cycle model's) runs on the thread that rings: setting one on a threaded processor
+// leaves one queue, run by the doorbell write, with every LAUNCH through the launcher.
+TEST(CommandProcessor, ALauncherMakesTheProcessorSynchronous) {
+  Host host;
+  ASSERT_EQ(host.reg(dev::Reg::QueueCount), dev::kQueues);
+  std::thread::id ranOn;
+  unsigned launches = 0;
+  host.cp.setLauncher([&](const func::LaunchDesc &desc, const func::RunOptions &options) {
+    ranOn = std::this_thread::get_id();
+    ++launches;
+    return host.h.dev.launch(desc, options);
+  });
+  EXPECT_EQ(host.reg(dev::Reg::QueueCount), 1u);
+  EXPECT_EQ(host.cp.readReg(dev::queueReg(1, dev::QueueReg::Size)), 0u);
+
+  Code c;
+  c << exitInst();
+  func::LaunchDesc d = host.h.describe(c, {1, 1, 1}, {32, 1, 1});
+  dev::LaunchDesc desc{};
+  desc.codeBase = d.codeBase;
+  desc.codeSize = d.codeSize;
+  desc.gridX = desc.gridY = desc.gridZ = 1;
+  desc.blockX = 32, desc.blockY = desc.blockZ = 1;
+  desc.regsPerThread = 16;
+  desc.paramAddr = kParams;
+  std::memcpy(host.window.data() + kDesc, &desc, sizeof desc);
+  uint64_t launch = host.post(0, dev::Op::Launch, 0, kDesc, 0, 0);
+  EXPECT_EQ(host.completed(0), launch) << "the doorbell returned before the launch ran";
+  EXPECT_EQ(host.result(0, launch).status, uint32_t(dev::Status::Ok));
+  EXPECT_EQ(launches, 1u);
+  EXPECT_EQ(ranOn, std::this_thread::get_id());
+}
+
 TEST(CommandProcessor, ASynchronousProcessorWithSeveralQueuesIsRefused) {
   Harness h{"tiny"};
   EXPECT_THROW(func::CommandProcessor(h.dev, func::CommandProcessorParams{2, false}),

@@ -87,6 +87,26 @@ void CommandProcessor::startThreads() {
       queues_[q].thread = std::thread([this, q] { work(q); });
 }
 
+void CommandProcessor::setLauncher(Launcher launcher) {
+  if (launcher && params_.threaded) {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (Queue &queue : queues_)
+      if (queue.thread.joinable())
+        queue.thread.join();
+    std::lock_guard lock(mutex_);
+    stop_ = false;
+    for (unsigned q = 1; q < params_.queues; ++q) // their registers become holes
+      queues_[q] = Queue{};
+    params_ = CommandProcessorParams{};
+  }
+  std::lock_guard lock(mutex_);
+  launcher_ = std::move(launcher);
+}
+
 bool CommandProcessor::queueRegAt(uint32_t offset, unsigned &queue, dev::QueueReg &reg) const {
   for (unsigned q = 0; q < params_.queues; ++q) {
     uint32_t base = dev::queueReg(q, dev::QueueReg::BaseLo);

@@ -71,10 +71,11 @@ public:
   bool irqPending();
 
   /// What runs a LAUNCH in place of Device::launch: a timing model that takes the emulator's
-  /// behaviour through its Stepper (the cycle device). Empty: Device::launch. Set it before the
-  /// first doorbell; with a synchronous processor it runs on the thread that rings.
+  /// behaviour through its Stepper (the cycle device). Empty: Device::launch. A launcher runs on
+  /// the thread that rings the doorbell (SystemC stays on its caller's thread), so setting one
+  /// makes a threaded processor synchronous, with one queue. Set it before the first doorbell.
   using Launcher = std::function<LaunchResult(const LaunchDesc &, const RunOptions &)>;
-  void setLauncher(Launcher launcher) { launcher_ = std::move(launcher); }
+  void setLauncher(Launcher launcher);
 
   /// Commit trace of launches (docs/commit-trace.md), for debugging through the protocol.
   void setTrace(std::ostream *trace) { trace_ = trace; }
@@ -113,7 +114,7 @@ private:
   wf_host_dma_port port_{};
   std::ostream *trace_ = nullptr;
   Launcher launcher_;
-  const CommandProcessorParams params_;
+  CommandProcessorParams params_; ///< changes only in setLauncher, under mutex_
 
   std::mutex mutex_;            ///< registers and queue state
   std::condition_variable cv_;  ///< doorbells, completions (WAIT), reset, stop
