@@ -69,7 +69,7 @@ class ProtocolDevice final : public Device {
 public:
   ProtocolDevice(std::unique_ptr<Transport> transport, const isa::Config &config, uint64_t memBase,
                  uint64_t memSize, unsigned queues)
-      : transport_(std::move(transport)), window_(transport_->dmaWindow()),
+      : transport_(std::move(transport)),
         allocator_(memBase, memSize),
         arena_(kArenaOffset, transport_->dmaWindowSize() - kArenaOffset),
         pieceMax_(std::min<uint64_t>(kPieceMax,
@@ -378,11 +378,14 @@ private:
 
   // --- Window and register access (the transport is not assumed to be thread-safe).
 
+  // The window is the transport's pinned buffers, reached by offset (no host pointer: over PCIe
+  // they are not memory the runtime may assume it can address). Every offset here lies inside
+  // the window (the layout is checked against its size at open), so these cannot fail.
   void windowWrite(uint64_t offset, const void *src, uint64_t bytes) {
-    std::memcpy(window_ + offset, src, bytes);
+    transport_->windowWrite(offset, src, bytes);
   }
   void windowRead(uint64_t offset, void *dst, uint64_t bytes) const {
-    std::memcpy(dst, window_ + offset, bytes);
+    transport_->windowRead(offset, dst, bytes);
   }
   void regWrite(uint32_t offset, uint32_t value) {
     std::lock_guard lock(transportMutex_);
@@ -657,7 +660,6 @@ private:
   mutable std::mutex mutex_;          ///< queue state, allocators
   std::condition_variable cv_;        ///< submissions, completions, stop
   std::mutex processMutex_;           ///< held by the one thread processing completions
-  uint8_t *window_;
   Allocator allocator_; ///< device memory
   Allocator arena_;     ///< window space of commands in flight
   uint64_t pieceMax_;
@@ -699,7 +701,7 @@ std::unique_ptr<Device> openProtocolDevice(std::unique_ptr<Transport> transport,
             std::to_string(dev::kQueues) + " expected)";
     return nullptr;
   }
-  if (transport->dmaWindowSize() < minimumDmaWindow() || !transport->dmaWindow()) {
+  if (transport->dmaWindowSize() < minimumDmaWindow()) {
     error = "the transport's DMA window is too small";
     return nullptr;
   }

@@ -7,12 +7,15 @@
 #include "warpforge/runtime/plugins.h"
 #include "warpforge/runtime/runtime.h"
 #include "warpforge/runtime/texture.h"
+#include "warpforge/runtime/transport.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -37,6 +40,89 @@ void waitForServer(const std::string &path) {
   for (int i = 0; i < 500 && !std::filesystem::exists(path); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_TRUE(std::filesystem::exists(path)) << "no board server socket at " << path;
+}
+
+/// A link with no shared address space, as PCIe is: the emulator's plugin behind a transport whose
+/// DMA window the host reaches only through windowWrite/windowRead (a buffer the test owns, which
+/// the model reaches through its host-DMA port) and whose device memory is not mapped.
+class UnmappedTransport final : public Transport {
+public:
+  UnmappedTransport(const wf_device_plugin &plugin, wf_device_model *model)
+      : ops_(*plugin.ops), model_(model), window_(8ull << 20) {
+    port_ = {this, window_.size(), portRead, portWrite};
+    ops_.attach_host_dma(model_, &port_);
+  }
+  ~UnmappedTransport() override { ops_.destroy(model_); }
+  std::string deviceKind() const override { return ops_.kind(model_); }
+  std::string describe() const override { return "a link with no shared address space"; }
+  uint32_t readReg(uint32_t offset) override { return ops_.read_reg(model_, offset); }
+  void writeReg(uint32_t offset, uint32_t value) override { ops_.write_reg(model_, offset, value); }
+  uint64_t dmaWindowSize() const override { return window_.size(); }
+  bool windowWrite(uint64_t offset, const void *src, uint64_t bytes) override {
+    ++windowCalls;
+    return portWrite(this, offset, src, bytes) == 0;
+  }
+  bool windowRead(uint64_t offset, void *dst, uint64_t bytes) override {
+    ++windowCalls;
+    return portRead(this, offset, dst, bytes) == 0;
+  }
+  std::atomic<uint64_t> windowCalls{0};
+
+private:
+  static int portRead(void *context, uint64_t offset, void *dst, uint64_t bytes) {
+    auto &w = static_cast<UnmappedTransport *>(context)->window_;
+    if (offset > w.size() || bytes > w.size() - offset)
+      return 1;
+    std::memcpy(dst, w.data() + offset, bytes);
+    return 0;
+  }
+  static int portWrite(void *context, uint64_t offset, const void *src, uint64_t bytes) {
+    auto &w = static_cast<UnmappedTransport *>(context)->window_;
+    if (offset > w.size() || bytes > w.size() - offset)
+      return 1;
+    std::memcpy(w.data() + offset, src, bytes);
+    return 0;
+  }
+  const wf_device_model_ops &ops_;
+  wf_device_model *model_;
+  std::vector<uint8_t> window_;
+  wf_host_dma_port port_{};
+};
+
+TEST(DeviceProtocol, ALinkWithNoSharedAddressSpace) {
+  std::string error;
+  const wf_device_plugin *plugin = loadPlugin("func", error);
+  ASSERT_TRUE(plugin) << error;
+  wf_device_create_params params{};
+  params.abi_version = WF_DEVICE_PLUGIN_ABI_VERSION;
+  params.config = "tiny";
+  char why[256] = {};
+  wf_device_model *model = plugin->create(&params, why, sizeof why);
+  ASSERT_TRUE(model) << why;
+  auto owned = std::make_unique<UnmappedTransport>(*plugin, model);
+  UnmappedTransport *transport = owned.get();
+  std::unique_ptr<Device> dev = openProtocolDevice(std::move(owned), error);
+  ASSERT_TRUE(dev) << error;
+  EXPECT_EQ(dev->info().queues, isa::dev::kQueues);
+
+  const uint64_t n = 3ull << 20; // several pieces of the window
+  uint64_t a = dev->allocate(n, 4096), b = dev->allocate(n, 4096);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(dev->hostWindow(a, 16), nullptr) << "no host pointer into device memory";
+  std::vector<uint32_t> data(n / 4), back(n / 4);
+  std::iota(data.begin(), data.end(), 7u);
+  // Across engines: a copy in on CopyIn, a device copy on Compute after it, a copy out on CopyOut
+  // after that (WAIT commands order the queues).
+  Ticket in = dev->submitWrite(Engine::CopyIn, a, data.data(), n, {});
+  Ticket dd = dev->submitCopy(Engine::Compute, b, a, n, std::span<const Ticket>(&in, 1));
+  Ticket out = dev->submitRead(Engine::CopyOut, b, back.data(), n, std::span<const Ticket>(&dd, 1));
+  dev->wait(out);
+  EXPECT_TRUE(back == data);
+  ASSERT_TRUE(dev->fill(a, 0x5a, 16));
+  uint8_t bytes[16];
+  ASSERT_TRUE(dev->read(a, bytes, sizeof bytes));
+  EXPECT_EQ(bytes[15], 0x5a);
+  EXPECT_GT(transport->windowCalls.load(), 0u);
 }
 
 /// Exercises copies larger than the DMA window, fills, timestamps and mapped memory.

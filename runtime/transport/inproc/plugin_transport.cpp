@@ -12,9 +12,6 @@
 
 namespace wf::rt {
 
-std::unique_ptr<Device> openProtocolDevice(std::unique_ptr<Transport> transport,
-                                           std::string &error);
-
 namespace {
 
 constexpr uint64_t kDmaWindowBytes = 16ull << 20;
@@ -70,8 +67,19 @@ public:
     if (ops_.advance)
       ops_.advance(model_, kAdvanceQuantum);
   }
-  uint8_t *dmaWindow() override { return window_; }
   uint64_t dmaWindowSize() const override { return windowBytes_; }
+  bool windowWrite(uint64_t offset, const void *src, uint64_t bytes) override {
+    if (offset > windowBytes_ || bytes > windowBytes_ - offset)
+      return false;
+    std::memcpy(window_ + offset, src, bytes);
+    return true;
+  }
+  bool windowRead(uint64_t offset, void *dst, uint64_t bytes) override {
+    if (offset > windowBytes_ || bytes > windowBytes_ - offset)
+      return false;
+    std::memcpy(dst, window_ + offset, bytes);
+    return true;
+  }
   uint8_t *mappedMemory() override {
     uint64_t base = 0, bytes = 0;
     return ops_.mem_map ? ops_.mem_map(model_, &base, &bytes) : nullptr;

@@ -1,7 +1,8 @@
 // A transport: how the runtime reaches a device's control registers and its DMA window
 // (docs/device-protocol.md). Everything else, device memory included, goes through the command
-// queue, so the same runtime code drives a device in this process, in a board server, or behind
-// PCIe. Devices are plugins (isa/include/warpforge/isa/device_plugin.h); transport/inproc/ drives
+// queues, so the same runtime code drives a device in this process, in a board server, or behind
+// PCIe. Nothing here assumes that host and device share an address space: the DMA window is
+// reached by offset, as a PCIe driver reaches the pinned buffers it gave its card. Devices are plugins (isa/include/warpforge/isa/device_plugin.h); transport/inproc/ drives
 // any plugin in this process.
 #pragma once
 
@@ -29,13 +30,23 @@ public:
   /// Called while the host waits for the device: a clocked model runs some cycles here.
   virtual void service() {}
 
-  /// Host memory the device reaches by DMA (the staging buffer of every copy).
-  virtual uint8_t *dmaWindow() = 0;
+  /// The DMA window: pinned host buffers the transport provides and the device masters by offset
+  /// (command rings, completion records, launch descriptors, copy staging). The host writes and
+  /// reads them only through these calls; false for a range outside the window.
   virtual uint64_t dmaWindowSize() const = 0;
+  virtual bool windowWrite(uint64_t offset, const void *src, uint64_t bytes) = 0;
+  virtual bool windowRead(uint64_t offset, void *dst, uint64_t bytes) = 0;
 
   /// Device memory mapped into this process (shared-memory transports), for mapped and pinned
   /// host allocations; nullptr where device memory is only reachable by DMA.
   virtual uint8_t *mappedMemory() { return nullptr; }
 };
+
+class Device;
+
+/// The runtime's device over a transport (lib/protocol_device.cpp): checks the device's identity,
+/// protocol version and configuration. On failure returns nullptr and sets `error`.
+std::unique_ptr<Device> openProtocolDevice(std::unique_ptr<Transport> transport,
+                                           std::string &error);
 
 } // namespace wf::rt
