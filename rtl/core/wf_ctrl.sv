@@ -15,7 +15,8 @@
 //   pass_i, a_i/b_i/c_i  one pass of a CTRL instruction from dispatch (exec = group AND guard);
 //                    the instruction resolves in the cycle after its last pass (pass_i.last).
 //                    a_i carries BRX/CALLR/RET's per-lane targets (buffered over the passes);
-//                    b_i carries BAR's count (buffered likewise); c_i is for register-reading
+//                    (and BAR's id, WARPSYNC's masks); b_i carries BAR's count (buffered
+//                    likewise); c_i is for register-reading
 //                    CTRL instructions not built yet.
 //   resolve_o        the instruction of last cycle's last pass resolved this cycle (the CTRL
 //                    unit is free again: issue's "CTRL idle" may be derived from it).
@@ -50,12 +51,15 @@
 // yield of a spinning group, the convergence pick, TRAP/BPT faults, bad jump targets, BAR.SYNC and
 // BAR.ARRIVE (per block slot 16 barriers of {in use, count, arrivals}, per warp and barrier the
 // arrived and waiting lanes; arrival, completion and release in the resolution's cycle; EXIT
-// re-checks its block's count-0 barriers; ids above 15 fault) and the block deadlock check.
+// re-checks its block's count-0 barriers; ids above 15 fault), the block deadlock check, and
+// WARPSYNC (masks a | imm per lane; the complete-group case goes on at once, otherwise the lanes
+// wait and the release set is the fixed point of emulator.md's removal rule, its 32 rounds
+// unrolled in the resolution's cycle (a deep path: docs/microarchitecture.md's one round a
+// cycle is not built); EXIT re-checks the waiters the same way).
 // NOT built: BAR.RED's reduction and rd write (it counts and waits as SYNC: rd is never written,
 // its scoreboard entry never released). Every other CTRL opcode resolves as "continue at the
-// next pc" (a redirect when it stops fetch) and is NOT yet what execution-model.md says: WARPSYNC
-// (right only when its group is complete), NANOSLEEP (no sleep), VOTE, SHFL, MATCH, REDUX (no
-// result).
+// next pc" (a redirect when it stops fetch) and is NOT yet what execution-model.md says:
+// NANOSLEEP (no sleep), VOTE, SHFL, MATCH, REDUX (no result).
 // BRX/CALLR/RET's minimum over 32 lane targets is one combinational tree (a depth to pipeline).
 //
 // Timing (hls CtrlUnit): pass in t, resolution in t + 1 (state written at its end). The pick: in
@@ -153,6 +157,25 @@ module wf_ctrl #(
   logic [Warps-1:0][CtaBars-1:0][31:0]     wt_d, wt_q;
   logic [Warps-1:0][BlockBits-1:0]         blk_d, blk_q;
   logic [Warps-1:0]                        resident_d, resident_q;
+  // WARPSYNC: per warp the waiting lanes and each lane's mask (operand a | imm).
+  logic [Warps-1:0][31:0]                  wsw_d, wsw_q;
+  logic [Warps-1:0][31:0][31:0]            wsm_d, wsm_q;
+
+  // The WARPSYNC release set (emulator.md): the largest subset of `waiters` in which every
+  // waiter's non-exited mask lanes all wait; 32 unrolled removal rounds reach the fixed point.
+  function automatic logic [31:0] warpsync_go(logic [31:0] waiters, logic [31:0][31:0] masks,
+                                              logic [31:0] exited);
+    logic [31:0] go, keep;
+    go = waiters;
+    for (int round = 0; round < 32; round++) begin
+      keep = go;
+      for (int l = 0; l < 32; l++) begin
+        if (go[l] && (masks[l] & ~exited & ~go) != '0) keep[l] = 1'b0;
+      end
+      go = keep;
+    end
+    return go;
+  endfunction
 
   // The return path: one register result (CALL/CALLR link, B2R), P passes.
   logic                           ret_valid_d, ret_valid_q;
@@ -209,6 +232,8 @@ module wf_ctrl #(
   logic                           bad_target;
   logic [3:0]                     breg;
   logic                           res_redirect;
+  logic [31:0]                    r_wsw;   // warp r's WARPSYNC waiters after the resolution
+  logic [31:0][31:0]              r_wsm;   // and its lanes' masks
 
   assign res_go   = res_q.valid && res_q.last;
   assign r        = WarpBits'(res_q.warp);
@@ -252,12 +277,13 @@ module wf_ctrl #(
   // ---------------------------------------------------------------------------------------------
   // CTA barriers: BAR's arrival, completion check and release; EXIT's re-check of its block's
   // count-0 barriers; admission clears the block slot's barriers and the started warps' masks.
-  logic                    is_bar, bar_bad, bar_done, bar_wait;
+  logic                    is_bar, is_warpsync, bar_bad, bar_done, bar_wait;
   logic [31:0]             bar_id_full;
   logic [3:0]              bar_id;
   logic [Warps-1:0][31:0]  rel_run;  // lanes released per warp
 
   assign is_bar      = res_q.op.op == OpBar;
+  assign is_warpsync = res_q.op.op == OpWarpsync;
   assign bar_id_full = tgt_q[exec_lane] + 32'(res_q.op.bar_id);
   assign bar_bad     = bar_id_full >= 32'(CtaBars);
   assign bar_id      = bar_id_full[3:0];
@@ -354,6 +380,8 @@ module wf_ctrl #(
     logic [PcBits-1:0] to, wait_pc, lowest;
     logic              lower, bad_any;
     logic [31:0][PcBits-1:0] new_pc;
+    logic [31:0]       ws_wanted, ws_waiters, ws_go;
+    logic [31:0][31:0] ws_masks;
     conv = r_row[0 +: NumBars*32];
     bwait = r_row[NumBars*32 +: NumBars*32];
     yout = r_row[2*NumBars*32 +: NumBars*32];
@@ -375,6 +403,9 @@ module wf_ctrl #(
     new_pc = '0;
     mask = '0; fall = '0; wait_lanes = '0; earlier = '0; arriving = '0; missing = '0;
     join_lanes = '0; others = '0; to = next_pc; wait_pc = next_pc; lower = 1'b0;
+    r_wsw = wsw_q[r];
+    ws_masks = wsm_q[r];
+    ws_wanted = '0; ws_waiters = '0; ws_go = '0;
 
     if (is_bra) begin
       if (exec != '0 && bad_target) begin
@@ -482,6 +513,36 @@ module wf_ctrl #(
         end
         grp &= ~exec;
         run |= rel_run[r];
+        // the WARPSYNC waiters that waited only for them go
+        if (wsw_q[r] != '0) begin
+          ws_go = warpsync_go(wsw_q[r], wsm_q[r], ext);
+          r_wsw = wsw_q[r] & ~ws_go;
+          run |= ws_go;
+        end
+      end
+    end else if (is_warpsync) begin
+      if (exec != '0) begin
+        for (int l = 0; l < 32; l++) begin
+          if (exec[l]) begin
+            ws_masks[l] = tgt_q[l] | res_q.op.imm;
+            ws_wanted |= ws_masks[l];
+          end
+        end
+        if (wsw_q[r] != '0 || (ws_wanted & ~ext & ~exec) != '0) begin
+          // the lanes wait; the release set goes: its lanes at next join the group
+          for (int l = 0; l < 32; l++) begin
+            if (exec[l]) begin
+              lpc_wlane[l] = 1'b1;
+              lpc_wdata[l] = next_pc;
+            end
+          end
+          ws_waiters = wsw_q[r] | exec;
+          ws_go = warpsync_go(ws_waiters, ws_masks, ext);
+          r_wsw = ws_waiters & ~ws_go;
+          for (int l = 0; l < 32; l++) join_lanes[l] = ws_go[l] && (exec[l] || r_lpc[l] == next_pc);
+          run |= ws_go & ~join_lanes & ~exec;
+          grp = (grp & ~exec) | join_lanes;
+        end
       end
     end else if (is_bar) begin
       if (exec != '0 && bar_bad) begin
@@ -555,6 +616,7 @@ module wf_ctrl #(
       end
     end
     bar_wdata = {yout, bwait, conv};
+    r_wsm = ws_masks;
   end
 
   assign res_redirect = res_go && !fault && op_fetch_stop(res_q.op.op) && grp != '0;
@@ -654,7 +716,11 @@ module wf_ctrl #(
       else ret_pass_d = ret_pass_q + 5'd1;
     end
 
+    wsw_d = wsw_q;
+    wsm_d = wsm_q;
     if (res_go && !fault) begin
+      wsw_d[r]      = r_wsw;
+      wsm_d[r]      = r_wsm;
       group_d[r]    = grp;
       gpc_d[r]      = gpc;
       runnable_d[r] = run;
@@ -699,6 +765,7 @@ module wf_ctrl #(
         yielded_d[w]   = '0;
         back_d[w]      = '0;
         row_valid_d[w] = 1'b0;
+        wsw_d[w]       = '0;
         pend_d[w]      = 1'b1;
         picking_d[w]   = 1'b0;
       end
@@ -728,6 +795,7 @@ module wf_ctrl #(
       pend_d      = '0;
       picking_d   = '0;
       row_valid_d = '0;
+      wsw_d       = '0;
       ret_valid_d = 1'b0;
     end
   end
@@ -751,6 +819,7 @@ module wf_ctrl #(
       cb_use_q    <= '0;
       blk_q       <= '0;
       resident_q  <= '0;
+      wsw_q       <= '0;
       pk_valid_q  <= '0;
       pk_warp_q   <= '0;
       ret_valid_q <= 1'b0;
@@ -776,6 +845,7 @@ module wf_ctrl #(
       cb_use_q    <= cb_use_d;
       blk_q       <= blk_d;
       resident_q  <= resident_d;
+      wsw_q       <= wsw_d;
       pk_valid_q  <= launch_start_i ? '0 : {pk_valid_q[4:0], pk_in};
       pk_warp_q   <= {pk_warp_q[4:0], pk_in_warp};
       ret_valid_q <= ret_valid_d;
@@ -793,6 +863,7 @@ module wf_ctrl #(
   // for resident warps, cleared at admission).
   always_ff @(posedge clk_i) begin
     cb_exp_q  <= cb_exp_d;
+    wsm_q     <= wsm_d;      // read only for waiting lanes
     cb_cnt_q  <= cb_cnt_d;
     arr_q     <= arr_d;
     wt_q      <= wt_d;
@@ -886,6 +957,8 @@ module wf_ctrl #(
     dl_code = '0;
     if (dl_barwait[dl_lane]) begin
       dl_detail = 16'(wf_device_pkg::DETAIL_DEADLOCK_AT_BAR);
+    end else if (wsw_q[dl_warp][dl_lane]) begin
+      dl_detail = 16'(wf_device_pkg::DETAIL_DEADLOCK_AT_WARPSYNC);
     end else begin
       for (int c = 0; c < NumBars; c++) begin
         if (dl_row[NumBars*32 + 32*c + 32'(dl_lane)]) begin

@@ -524,3 +524,46 @@ TEST(CtrlUnit, BarFaultsAndBlockDeadlock) {
   EXPECT_EQ(o.faultLane, 0u);
   EXPECT_EQ(o.faultPc, 2u);
 }
+
+// WARPSYNC in the CTRL unit: halves that reach it at different pcs wait for each other and go on
+// at their own pcs; an EXIT of the lanes waited for releases the waiters.
+TEST(CtrlUnit, WarpsyncWaitsAndReleases) {
+  BarBench t;
+  CtrlOut o = t.bar(0, 1, kAll, BarFn::Sync, 0, 0, CtrlKind::Warpsync); // whole group: no wait
+  EXPECT_EQ(t.u.warp(0).group, kAll);
+  EXPECT_EQ(t.u.warp(0).warpsyncWait, 0u);
+  // Split warp 0: low half to pc 8, high half on at 3.
+  CtrlPassIn bra;
+  bra.valid = true;
+  bra.kind = CtrlKind::Bra;
+  bra.fetchStop = true;
+  bra.pc = 2;
+  bra.exec = kLow;
+  bra.imm = 64;
+  t.u.step(bra, 0, t.lanes, 0, 4096);
+  t.u.step({}, 0, t.lanes, 0, 4096);
+  ASSERT_EQ(t.u.warp(0).group, kHigh);
+  o = t.bar(0, 3, kHigh, BarFn::Sync, kAll, 0, CtrlKind::Warpsync); // waits for the low half
+  EXPECT_EQ(t.u.warp(0).warpsyncWait, kHigh);
+  EXPECT_EQ(t.u.warp(0).group, 0u);
+  t.settle();
+  ASSERT_EQ(t.u.warp(0).group, kLow);
+  EXPECT_EQ(t.u.warp(0).groupPc, 8u);
+  o = t.bar(0, 8, kLow, BarFn::Sync, kAll, 0, CtrlKind::Warpsync); // releases both
+  EXPECT_EQ(t.u.warp(0).warpsyncWait, 0u);
+  EXPECT_EQ(t.u.warp(0).group, kLow) << "the low half goes on at 9";
+  EXPECT_EQ(t.u.warp(0).runnable, kHigh) << "the high half at its own pc, 4";
+  EXPECT_EQ(t.u.warp(0).pc[16], 4u);
+  // Warp 1: lanes 16-31 wait for every lane at 3; lanes 0-15 exit at 8: the waiters go.
+  CtrlPassIn bra1 = bra;
+  bra1.warp = 1;
+  t.u.step(bra1, 0, t.lanes, 0, 4096);
+  t.u.step({}, 0, t.lanes, 0, 4096);
+  o = t.bar(1, 3, kHigh, BarFn::Sync, kAll, 0, CtrlKind::Warpsync);
+  EXPECT_EQ(t.u.warp(1).warpsyncWait, kHigh);
+  t.settle();
+  ASSERT_EQ(t.u.warp(1).group, kLow);
+  o = t.bar(1, 8, kLow, BarFn::Sync, 0, 0, CtrlKind::Exit);
+  EXPECT_EQ(t.u.warp(1).warpsyncWait, 0u) << "the exited lanes are not waited for";
+  EXPECT_EQ(t.u.warp(1).runnable, kHigh);
+}

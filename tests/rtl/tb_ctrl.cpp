@@ -2,7 +2,8 @@
 // the core: it admits warps (start_i) with full or partial lane masks, and for warps that have a
 // group (as hls says) it sends random CTRL instructions (BRA, CALL, BRX, RET, CALLR (their
 // per-lane targets over every pass), EXIT, BSSY, BSYNC, B2R, R2B, TRAP, BPT, MEMBAR, NANOSLEEP,
-// BAR SYNC/ARRIVE/RED with ids, counts and now and then a bad id, over the passes);
+// BAR SYNC/ARRIVE/RED with ids, counts and now and then a bad id, WARPSYNC with per-lane masks,
+// both over the passes);
 // warps are admitted by blocks (block slot b: warps 2b, 2b + 1), and the block deadlock fault
 // is compared like the others;
 // the link and B2R results leave through the return path against a random ret_ready_i) at pcs near the group's pc, with random guards and branch targets in a small
@@ -56,6 +57,7 @@ constexpr Inst kInsts[] = {
     {isa::Opcode::TRAP, hls::CtrlKind::Trap},     {isa::Opcode::BPT, hls::CtrlKind::Bpt},
     {isa::Opcode::BAR, hls::CtrlKind::Bar},       {isa::Opcode::BAR, hls::CtrlKind::Bar},
     {isa::Opcode::BAR, hls::CtrlKind::Bar},       {isa::Opcode::BAR, hls::CtrlKind::Bar},
+    {isa::Opcode::WARPSYNC, hls::CtrlKind::Warpsync}, {isa::Opcode::WARPSYNC, hls::CtrlKind::Warpsync},
 };
 
 uint32_t deviceKind(hls::CtrlFaultKind k) {
@@ -180,13 +182,17 @@ public:
       yielded[w] = model_.warp(w).yielded;
       picking[w] = model_.picking(w);
     }
-    std::vector<uint32_t> barWait(kWarps);
-    for (unsigned w = 0; w < kWarps; ++w)
+    std::vector<uint32_t> barWait(kWarps), wsWait(kWarps);
+    for (unsigned w = 0; w < kWarps; ++w) {
       barWait[w] = model_.warp(w).barWait;
+      wsWait[w] = model_.warp(w).warpsyncWait;
+    }
     const hls::CtrlOut o =
         model_.step(pass_, start_, lanes_, entry_, kCodeBytes, ret_ready_, start_block_);
-    for (unsigned w = 0; w < kWarps; ++w)
+    for (unsigned w = 0; w < kWarps; ++w) {
       barReleased_ += std::popcount(barWait[w] & ~model_.warp(w).barWait);
+      wsReleased_ += std::popcount(wsWait[w] & ~model_.warp(w).warpsyncWait);
+    }
     check(cycle, "ret_valid_o", top_.ret_valid_o, o.ret);
     if (o.ret) {
       check(cycle, "ret_warp_o", top_.ret_warp_o, o.retWarp);
@@ -248,9 +254,10 @@ public:
   void report() const override {
     std::printf("tb_ctrl: %llu returned passes; directed steps %zu of %zu; %llu instructions, "
                 "%llu redirects, %llu picks, %llu yields, %llu faults (%llu deadlock cycles), "
-                "%llu BAR lanes released, %llu block admissions, %u mismatches\n",
+                "%llu BAR lanes released, %llu WARPSYNC waiters released, %llu block admissions, "
+                "%u mismatches\n",
                 ull(returns_), next_directed_, kDirected.size(), ull(insts_), ull(redirects_),
-                ull(picks_), ull(yields_), ull(faults_), ull(deadlocks_), ull(barReleased_),
+                ull(picks_), ull(yields_), ull(faults_), ull(deadlocks_), ull(barReleased_), ull(wsReleased_),
                 ull(admits_), errors_);
   }
 
@@ -397,6 +404,15 @@ private:
         pass_.imm = 0;
         pass_.last = kPasses == 1;
         passes_left_ = kPasses - 1;
+      } else if (in.kind == hls::CtrlKind::Warpsync) {
+        // Masks (operand a | imm): every lane, the group, a random set or a lane's half.
+        const unsigned m = rng_.below(4);
+        const uint32_t mask = m == 0 ? ~0u : m == 1 ? group : m == 2 ? rng_.u32() : 0x0000ffffu;
+        for (unsigned l = 0; l < 32; ++l)
+          pass_.targets[l] = rng_.chance(85) ? mask : rng_.u32() & rng_.u32();
+        pass_.imm = rng_.chance(20) ? (rng_.u32() & rng_.u32()) : 0;
+        pass_.last = kPasses == 1;
+        passes_left_ = kPasses - 1;
       } else if (in.kind == hls::CtrlKind::Trap || in.kind == hls::CtrlKind::Bpt) {
         if (!rng_.chance(5)) { // rare: a fault every few hundred instructions
           pass_.exec = 0;
@@ -441,7 +457,7 @@ public:
   unsigned pass_index_ = 0, passes_left_ = 0;
   uint64_t start_ = 0;
   unsigned start_block_ = 0;
-  uint64_t deadlocks_ = 0, barReleased_ = 0;
+  uint64_t deadlocks_ = 0, barReleased_ = 0, wsReleased_ = 0;
   uint32_t entry_ = 0;
   bool resolving_ = false;
   uint64_t last_sent_ = 0;

@@ -343,6 +343,9 @@ inline bool pick(WarpConv &w) {
 //    happen in that cycle. An EXIT re-checks the count-0 barriers of its block in its own
 //    resolution the same way. Admission clears the block slot's barriers and the started
 //    warps' masks. BAR.RED reduces nothing yet: it counts and waits as SYNC, rd is not written.
+//  - WARPSYNC (masks: operand a | imm) and EXIT's re-check of the WARPSYNC waiters resolve in
+//    the resolution's cycle with conv::warpsync / conv::exit: the release set's fixed point is
+//    computed at once (the RTL unrolls its rounds), not one round a cycle.
 //  - Block deadlock: in every cycle, from the state at its start, a block slot whose resident
 //    warps are all idle while one has a lane that did not exit faults (BARRIER_DEADLOCK; the
 //    lowest such warp's lowest non-exited lane, pc = its resume pc - 1), unless a resolution
@@ -362,6 +365,7 @@ enum class CtrlKind : uint8_t {
   R2b, ///< breg = operand a of the lowest exec lane
   Trap,
   Bpt,
+  Warpsync, ///< each exec lane waits for (operand a | imm): conv::warpsync
   Bar, ///< BAR.SYNC/ARRIVE/RED: id = operand a + barId, count = operand b (lowest exec lane)
 };
 
@@ -553,6 +557,13 @@ public:
       case CtrlKind::Other:
         w.groupPc = res_.pc + 1;
         break;
+      case CtrlKind::Warpsync: {
+        std::array<uint32_t, kConvLanes> masks{};
+        for (unsigned l = 0; l < kConvLanes; ++l)
+          masks[l] = res_.targets[l] | res_.imm;
+        conv::warpsync(w, exec, res_.pc, masks);
+        break;
+      }
       case CtrlKind::Bar: {
         w.groupPc = res_.pc + 1;
         if (!exec)
