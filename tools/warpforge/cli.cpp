@@ -20,6 +20,8 @@ const std::vector<Command> &commands() {
 #ifdef WARPFORGE_HAVE_CC
       {"cc", "compile a CUDA program (host and device code) into an executable", runCc},
       {"run", "compile a CUDA program and run it on a Warpforge device", runRun},
+      {"sweep", "run configurations x programs x devices in parallel; one CSV of statistics",
+       runSweep},
 #endif
       {"asm", "assemble native assembly into a .wfx module", runAsm},
       {"disasm", "list a .wfx module: kernels, code, data, source lines", runDisasm},

@@ -42,6 +42,7 @@ int runConfigs(const std::vector<std::string> &args);
 int runBoard(const std::vector<std::string> &args);
 int runSynth(const std::vector<std::string> &args);
 int runReport(const std::vector<std::string> &args);
+int runSweep(const std::vector<std::string> &args);
 
 /// What a subcommand accepts: documented options, the positional input file, and help text.
 struct CommandLine {
