@@ -44,7 +44,9 @@
 //                    depend on ret_grant_i. Written whatever the exec mask, so that the
 //                    last pass (ret_o.release_sb) can release the scoreboard entry. The unit is
 //                    busy while ret_valid_o is high: issue sends no CTRL instruction then.
-//                    Warp operations and BAR.RED results are not built yet.
+//                    The same path carries BAR.RED results (below). Warp operations: not built.
+//   pred_i           with each pass: the instruction's predicate source over the 32 lanes, its
+//                    negation applied (BAR.RED's pc; the core takes it from the collector).
 //   release_o        the scoreboard release (RelCtrl): in the cycle the last pass is taken.
 //
 // Built: BRA, CALL, BRX, RET, CALLR (jumps and link writes), EXIT, BSSY, BSYNC, B2R, R2B, the
@@ -56,8 +58,14 @@
 // wait and the release set is the fixed point of emulator.md's removal rule, its 32 rounds
 // unrolled in the resolution's cycle (a deep path: docs/microarchitecture.md's one round a
 // cycle is not built); EXIT re-checks the waiters the same way).
-// NOT built: BAR.RED's reduction and rd write (it counts and waits as SYNC: rd is never written,
-// its scoreboard entry never released). Every other CTRL opcode resolves as "continue at the
+// BAR.RED: its exec lanes' predicate is added to the barrier's POPC count, AND and OR; per warp
+// and barrier the last SYNC/RED's function, rd and scoreboard entry are kept (a later SYNC of the
+// warp replaces a RED, the emulator's rule: the replaced RED's scoreboard entry then stays held,
+// as does the lower one when one EXIT releases two RED barriers of a warp); a release queues per
+// warp whose waiting lanes came by RED the result for rd of those lanes, which leave after any
+// return in progress, lowest warp first, P passes each (ret_valid_o is high while any is queued);
+// a RED with no exec lane returns no lanes, to release its entry.
+// Every other CTRL opcode resolves as "continue at the
 // next pc" (a redirect when it stops fetch) and is NOT yet what execution-model.md says:
 // NANOSLEEP (no sleep), VOTE, SHFL, MATCH, REDUX (no result).
 // BRX/CALLR/RET's minimum over 32 lane targets is one combinational tree (a depth to pipeline).
@@ -75,8 +83,9 @@
 // masks of a warp are one RAM row (Warps x 1536 bits, one asynchronous read and one write a
 // cycle: LUTRAM), cleared for a started warp by a per-warp valid bit. The group, runnable,
 // exited and yielded masks are flip-flops (several warps change in one cycle). The CTA barrier
-// table and the per-warp arrived/waiting masks are flip-flops too (a release changes every warp
-// of a block in one cycle; a LUTRAM form is to come).
+// table, its RED accumulators, the per-warp arrived/waiting masks, the per-warp RED function,
+// rd and entry, and the queued RED results are flip-flops too (a release changes every warp of
+// a block in one cycle; a LUTRAM form is to come).
 module wf_ctrl #(
   parameter int unsigned Warps          = wf_config_pkg::ConfigDefaultWarpsPerCore,
   parameter int unsigned Lanes          = wf_config_pkg::ConfigDefaultLanes,
@@ -103,6 +112,7 @@ module wf_ctrl #(
   input  logic [Lanes-1:0][31:0]            a_i,
   input  logic [Lanes-1:0][31:0]            b_i,
   input  logic [Lanes-1:0][31:0]            c_i,
+  input  logic [31:0]                       pred_i,
   output logic                              resolve_o,
   // fetch and issue
   output wf_core_pkg::fetch_redirect_t      redirect_o,
@@ -156,6 +166,20 @@ module wf_ctrl #(
   logic [Warps-1:0][CtaBars-1:0][31:0]     arr_d, arr_q;
   logic [Warps-1:0][CtaBars-1:0][31:0]     wt_d, wt_q;
   logic [Warps-1:0][BlockBits-1:0]         blk_d, blk_q;
+  // BAR.RED: per block slot and barrier the reduction over the RED arrivals' predicate lanes;
+  // per warp and barrier the function, rd and scoreboard entry of its last SYNC/RED.
+  logic [Blocks-1:0][CtaBars-1:0][31:0]    cb_popc_d, cb_popc_q;
+  logic [Blocks-1:0][CtaBars-1:0]          cb_all_d, cb_all_q, cb_any_d, cb_any_q;
+  logic [Warps-1:0][CtaBars-1:0][2:0]      rfn_d, rfn_q;
+  logic [Warps-1:0][CtaBars-1:0][7:0]      rrd_d, rrd_q;
+  logic [Warps-1:0][CtaBars-1:0][wf_core_pkg::SbEntryBits-1:0] rsb_d, rsb_q;
+  // Per warp a queued BAR.RED result (set at a release; leaves through the return path).
+  logic [Warps-1:0]                        rq_valid_d, rq_valid_q;
+  logic [Warps-1:0][7:0]                   rq_rd_d, rq_rd_q;
+  logic [Warps-1:0][wf_core_pkg::SbEntryBits-1:0] rq_sb_d, rq_sb_q;
+  logic [Warps-1:0][31:0]                  rq_lanes_d, rq_lanes_q;
+  logic [Warps-1:0][31:0]                  rq_value_d, rq_value_q;
+  logic [31:0]                             pred_d, pred_q;  // the predicate source (BAR.RED)
   logic [Warps-1:0]                        resident_d, resident_q;
   // WARPSYNC: per warp the waiting lanes and each lane's mask (operand a | imm).
   logic [Warps-1:0][31:0]                  wsw_d, wsw_q;
@@ -185,6 +209,29 @@ module wf_ctrl #(
   logic [wf_core_pkg::SbEntryBits-1:0] ret_sb_d, ret_sb_q;
   logic [31:0]                    ret_lanes_d, ret_lanes_q;
   logic [31:0]                    ret_value_d, ret_value_q;
+
+  // The return offered this cycle: the one in progress, else the lowest queued RED result.
+  logic                           cur_valid, cur_from_rq;
+  logic [WarpBits-1:0]            cur_rq, cur_warp;
+  logic [4:0]                     cur_pass;
+  logic [7:0]                     cur_rd;
+  logic [wf_core_pkg::SbEntryBits-1:0] cur_sb;
+  logic [31:0]                    cur_lanes, cur_value;
+
+  always_comb begin
+    cur_rq = '0;
+    for (int w = Warps - 1; w >= 0; w--) begin
+      if (rq_valid_q[w]) cur_rq = WarpBits'(w);
+    end
+    cur_from_rq = !ret_valid_q && rq_valid_q != '0;
+    cur_valid   = ret_valid_q || cur_from_rq;
+    cur_warp    = ret_valid_q ? ret_warp_q : cur_rq;
+    cur_pass    = ret_valid_q ? ret_pass_q : '0;
+    cur_rd      = ret_valid_q ? ret_rd_q : rq_rd_q[cur_rq];
+    cur_sb      = ret_valid_q ? ret_sb_q : rq_sb_q[cur_rq];
+    cur_lanes   = ret_valid_q ? ret_lanes_q : rq_lanes_q[cur_rq];
+    cur_value   = ret_valid_q ? ret_value_q : rq_value_q[cur_rq];
+  end
 
   // Pick pipeline: stage 1 the 32 keys, stages 2..6 the tree levels (16, 8, 4, 2, 1 nodes).
   logic [5:0]                     pk_valid_q;
@@ -257,8 +304,9 @@ module wf_ctrl #(
   assign bad_target = res_q.op.imm[2:0] != 3'd0 || res_q.op.imm >= code_size_i;
 
   always_comb begin
-    tgt_d = tgt_q;
-    bop_d = bop_q;
+    tgt_d  = tgt_q;
+    bop_d  = bop_q;
+    pred_d = pass_i.valid ? pred_i : pred_q;
     if (pass_i.valid) begin
       for (int unsigned l = 0; l < Lanes; l++) begin
         tgt_d[5'(32'(pass_i.pass) * Lanes + l)] = a_i[l];
@@ -277,7 +325,12 @@ module wf_ctrl #(
   // ---------------------------------------------------------------------------------------------
   // CTA barriers: BAR's arrival, completion check and release; EXIT's re-check of its block's
   // count-0 barriers; admission clears the block slot's barriers and the started warps' masks.
-  logic                    is_bar, is_warpsync, bar_bad, bar_done, bar_wait;
+  logic                    is_bar, is_warpsync, bar_bad, bar_done, bar_wait, bar_red;
+  logic [Warps-1:0]        rel_rq;   // warps whose released lanes came by RED: a result queued
+  logic [Warps-1:0][31:0]  rel_val;  // and its value
+  logic [Warps-1:0][31:0]  rel_lanes; // and the lanes it writes (those released)
+  logic [Warps-1:0][7:0]   rel_rd;    // its rd and scoreboard entry
+  logic [Warps-1:0][wf_core_pkg::SbEntryBits-1:0] rel_sb;
   logic [31:0]             bar_id_full;
   logic [3:0]              bar_id;
   logic [Warps-1:0][31:0]  rel_run;  // lanes released per warp
@@ -288,6 +341,13 @@ module wf_ctrl #(
   assign bar_bad     = bar_id_full >= 32'(CtaBars);
   assign bar_id      = bar_id_full[3:0];
   assign bar_wait    = res_q.op.fn != BarOpArrive;
+  assign bar_red     = res_q.op.fn != BarOpArrive && res_q.op.fn != BarOpSync;
+
+  // The result of a RED arrival of function `fn` at a barrier with these accumulators.
+  function automatic logic [31:0] red_value(logic [2:0] fn, logic [31:0] popc, logic all_set,
+                                            logic any_set);
+    return fn == BarOpRedPopc ? popc : fn == BarOpRedAnd ? 32'(all_set) : 32'(any_set);
+  endfunction
 
   always_comb begin
     logic [BlockBits-1:0]   b;
@@ -300,6 +360,17 @@ module wf_ctrl #(
     wt_d       = wt_q;
     blk_d      = blk_q;
     resident_d = resident_q;
+    cb_popc_d  = cb_popc_q;
+    cb_all_d   = cb_all_q;
+    cb_any_d   = cb_any_q;
+    rfn_d      = rfn_q;
+    rrd_d      = rrd_q;
+    rsb_d      = rsb_q;
+    rel_rq     = '0;
+    rel_val    = '0;
+    rel_lanes  = '0;
+    rel_rd     = '0;
+    rel_sb     = '0;
     rel_run    = '0;
     bar_done   = 1'b0;
     done       = 1'b0;
@@ -312,10 +383,23 @@ module wf_ctrl #(
         cb_use_d[b][bar_id] = 1'b1;
         cb_exp_d[b][bar_id] = bop_q[exec_lane];
         cb_cnt_d[b][bar_id] = '0;
+        cb_popc_d[b][bar_id] = '0;
+        cb_all_d[b][bar_id] = 1'b1;
+        cb_any_d[b][bar_id] = 1'b0;
       end
       cb_cnt_d[b][bar_id] = cb_cnt_d[b][bar_id] + 32'($countones(exec));
+      if (bar_red) begin
+        cb_popc_d[b][bar_id] = cb_popc_d[b][bar_id] + 32'($countones(pred_q & exec));
+        cb_all_d[b][bar_id]  = cb_all_d[b][bar_id] && (pred_q & exec) == exec;
+        cb_any_d[b][bar_id]  = cb_any_d[b][bar_id] || (pred_q & exec) != '0;
+      end
       arr_d[r][bar_id] = arr_d[r][bar_id] | exec;
-      if (bar_wait) wt_d[r][bar_id] = wt_d[r][bar_id] | exec;
+      if (bar_wait) begin
+        wt_d[r][bar_id]  = wt_d[r][bar_id] | exec;
+        rfn_d[r][bar_id] = res_q.op.fn;
+        rrd_d[r][bar_id] = res_q.rd;
+        rsb_d[r][bar_id] = res_q.sb_reg;
+      end
       if (cb_exp_d[b][bar_id] != '0) begin
         bar_done = cb_cnt_d[b][bar_id] >= cb_exp_d[b][bar_id];
       end else begin
@@ -330,6 +414,14 @@ module wf_ctrl #(
       if (bar_done) begin
         for (int v = 0; v < Warps; v++) begin
           if (resident_q[v] && blk_q[v] == b) begin
+            if (wt_d[v][bar_id] != '0 && rfn_d[v][bar_id] != BarOpSync) begin
+              rel_rq[v]  = 1'b1;
+              rel_val[v] = red_value(rfn_d[v][bar_id], cb_popc_d[b][bar_id],
+                                     cb_all_d[b][bar_id], cb_any_d[b][bar_id]);
+              rel_lanes[v] = wt_d[v][bar_id];
+              rel_rd[v]    = rrd_d[v][bar_id];
+              rel_sb[v]    = rsb_d[v][bar_id];
+            end
             rel_run[v] = rel_run[v] | wt_d[v][bar_id];
             wt_d[v][bar_id]  = '0;
             arr_d[v][bar_id] = '0;
@@ -349,6 +441,14 @@ module wf_ctrl #(
           if (done) begin
             for (int v = 0; v < Warps; v++) begin
               if (resident_q[v] && blk_q[v] == b) begin
+                if (wt_d[v][id] != '0 && rfn_q[v][id] != BarOpSync) begin
+                  rel_rq[v]  = 1'b1;
+                  rel_val[v] = red_value(rfn_q[v][id], cb_popc_q[b][id], cb_all_q[b][id],
+                                         cb_any_q[b][id]);
+                  rel_lanes[v] = wt_d[v][id];
+                  rel_rd[v]    = rrd_q[v][id];
+                  rel_sb[v]    = rsb_q[v][id];
+                end
                 rel_run[v] = rel_run[v] | wt_d[v][id];
                 wt_d[v][id]  = '0;
                 arr_d[v][id] = '0;
@@ -710,10 +810,36 @@ module wf_ctrl #(
       if (WarpBits'(w) != r) runnable_d[w] = runnable_d[w] | rel_run[w];
     end
 
-    // A pass of the pending result taken; the last one ends it.
-    if (ret_valid_q && ret_grant_i) begin
+    // The return offered (cur_*): the one in progress, else the lowest warp's queued BAR.RED
+    // result, which moves into the return registers. A pass taken; the last one ends it.
+    rq_valid_d = rq_valid_q;
+    rq_rd_d    = rq_rd_q;
+    rq_sb_d    = rq_sb_q;
+    rq_lanes_d = rq_lanes_q;
+    rq_value_d = rq_value_q;
+    if (cur_from_rq) begin
+      rq_valid_d[cur_rq] = 1'b0;
+      ret_valid_d = 1'b1;
+      ret_warp_d  = cur_rq;
+      ret_pass_d  = '0;
+      ret_rd_d    = rq_rd_q[cur_rq];
+      ret_sb_d    = rq_sb_q[cur_rq];
+      ret_lanes_d = rq_lanes_q[cur_rq];
+      ret_value_d = rq_value_q[cur_rq];
+    end
+    if (cur_valid && ret_grant_i) begin
       if (ret_last) ret_valid_d = 1'b0;
-      else ret_pass_d = ret_pass_q + 5'd1;
+      else ret_pass_d = cur_pass + 5'd1;
+    end
+    // Results of the RED lanes released in this cycle.
+    for (int w = 0; w < Warps; w++) begin
+      if (rel_rq[w]) begin
+        rq_valid_d[w] = 1'b1;
+        rq_rd_d[w]    = rel_rd[w];
+        rq_sb_d[w]    = rel_sb[w];
+        rq_lanes_d[w] = rel_lanes[w];
+        rq_value_d[w] = rel_val[w];
+      end
     end
 
     wsw_d = wsw_q;
@@ -730,14 +856,15 @@ module wf_ctrl #(
       lpc_we        = lpc_wlane != '0;
       bar_we        = 1'b1;
       row_valid_d[r] = 1'b1;
-      if (is_link || is_b2r) begin
+      if (is_link || is_b2r || (is_bar && bar_red && exec == '0)) begin
+        // (a RED with no exec lane arrives nowhere: a return with no lanes releases its entry)
         ret_valid_d = 1'b1;
         ret_warp_d  = r;
         ret_pass_d  = '0;
         ret_rd_d    = res_q.rd;
         ret_sb_d    = res_q.sb_reg;
         ret_lanes_d = exec;
-        ret_value_d = is_link ? {next_pc, 3'b000} : r_row[32 * breg +: 32];
+        ret_value_d = is_link ? {next_pc, 3'b000} : is_b2r ? r_row[32 * breg +: 32] : '0;
       end
     end
 
@@ -797,6 +924,7 @@ module wf_ctrl #(
       row_valid_d = '0;
       wsw_d       = '0;
       ret_valid_d = 1'b0;
+      rq_valid_d  = '0;
     end
   end
 
@@ -823,6 +951,7 @@ module wf_ctrl #(
       pk_valid_q  <= '0;
       pk_warp_q   <= '0;
       ret_valid_q <= 1'b0;
+      rq_valid_q  <= '0;
       ret_warp_q  <= '0;
       ret_pass_q  <= '0;
       ret_rd_q    <= '0;
@@ -849,6 +978,7 @@ module wf_ctrl #(
       pk_valid_q  <= launch_start_i ? '0 : {pk_valid_q[4:0], pk_in};
       pk_warp_q   <= {pk_warp_q[4:0], pk_in_warp};
       ret_valid_q <= ret_valid_d;
+      rq_valid_q  <= rq_valid_d;
       ret_warp_q  <= ret_warp_d;
       ret_pass_q  <= ret_pass_d;
       ret_rd_q    <= ret_rd_d;
@@ -863,6 +993,17 @@ module wf_ctrl #(
   // for resident warps, cleared at admission).
   always_ff @(posedge clk_i) begin
     cb_exp_q  <= cb_exp_d;
+    cb_popc_q <= cb_popc_d;  // the reductions: set by the first arrival, like the count
+    cb_all_q  <= cb_all_d;
+    cb_any_q  <= cb_any_d;
+    rfn_q     <= rfn_d;      // read only for waiting lanes, written by their arrival
+    rrd_q     <= rrd_d;
+    rsb_q     <= rsb_d;
+    rq_rd_q    <= rq_rd_d;   // the queued results: read only while valid
+    rq_sb_q    <= rq_sb_d;
+    rq_lanes_q <= rq_lanes_d;
+    rq_value_q <= rq_value_d;
+    pred_q    <= pred_d;
     wsm_q     <= wsm_d;      // read only for waiting lanes
     cb_cnt_q  <= cb_cnt_d;
     arr_q     <= arr_d;
@@ -984,19 +1125,19 @@ module wf_ctrl #(
   assign fault_warp_o       = res_fault ? r : dl_warp;
   assign fault_lane_o       = res_fault ? fault_lane : dl_lane;
 
-  assign ret_last           = ret_pass_q == 5'(Passes - 1);
-  assign ret_valid_o        = ret_valid_q;
-  assign ret_o.valid        = ret_valid_q;
-  assign ret_o.warp         = wf_core_pkg::WarpIdBits'(ret_warp_q);
-  assign ret_o.pass         = ret_pass_q;
-  assign ret_o.rd           = ret_rd_q;
+  assign ret_last           = cur_pass == 5'(Passes - 1);
+  assign ret_valid_o        = cur_valid;
+  assign ret_o.valid        = cur_valid;
+  assign ret_o.warp         = wf_core_pkg::WarpIdBits'(cur_warp);
+  assign ret_o.pass         = cur_pass;
+  assign ret_o.rd           = cur_rd;
   assign ret_o.release_sb   = ret_last;
-  assign ret_o.sb_entry     = ret_sb_q;
-  assign ret_lanes_o        = ret_lanes_q[32'(ret_pass_q) * Lanes +: Lanes];
-  assign ret_data_o         = {Lanes{ret_value_q}};
-  assign release_o.valid    = ret_valid_q && ret_grant_i && ret_last;
-  assign release_o.warp     = wf_core_pkg::WarpIdBits'(ret_warp_q);
-  assign release_o.entry    = ret_sb_q;
+  assign ret_o.sb_entry     = cur_sb;
+  assign ret_lanes_o        = cur_lanes[32'(cur_pass) * Lanes +: Lanes];
+  assign ret_data_o         = {Lanes{cur_value}};
+  assign release_o.valid    = cur_valid && ret_grant_i && ret_last;
+  assign release_o.warp     = wf_core_pkg::WarpIdBits'(cur_warp);
+  assign release_o.entry    = cur_sb;
 
   logic unused;
   assign unused = ^{c_i, res_q.coll, res_q.pass, res_q.sb_pred,

@@ -503,6 +503,73 @@ TEST(CtrlUnit, BarCountArriveAndExit) {
   EXPECT_EQ(t.u.warp(0).runnable, kHigh);
 }
 
+// BAR.RED: POPC/AND/OR over the arriving lanes' predicate, written at the release to rd of every
+// warp's released RED lanes (one warp at a time, slot order), each warp's scoreboard entry
+// released by its last pass (emulator.md, Block::release).
+TEST(CtrlUnit, BarRedReducesAndReturns) {
+  for (BarFn fn : {BarFn::RedPopc, BarFn::RedAnd, BarFn::RedOr}) {
+    BarBench t;
+    auto red = [&](unsigned w, uint32_t exec, uint32_t pred, uint8_t rd, unsigned sb) {
+      CtrlPassIn in;
+      in.valid = true;
+      in.warp = w;
+      in.kind = CtrlKind::Bar;
+      in.fetchStop = true;
+      in.pc = 4;
+      in.exec = exec;
+      in.barFn = fn;
+      in.rd = rd;
+      in.sbReg = sb;
+      in.pred = pred;
+      t.u.step(in, 0, t.lanes, 0, 4096);
+      return t.u.step({}, 0, t.lanes, 0, 4096);
+    };
+    // Warp 0: all lanes, predicate on 5 of them; it waits with no result yet.
+    CtrlOut o = red(0, kAll, 0x1f, 7, 2);
+    EXPECT_FALSE(o.ret);
+    EXPECT_FALSE(t.u.returning()) << "the entry stays held while the lanes wait";
+    // Warp 1's low half has the predicate set everywhere except off-exec lanes; its high half
+    // (not exec) goes on. Then the high half arrives with no predicate lane: complete.
+    o = red(1, kLow, ~0u, 9, 5);
+    EXPECT_FALSE(t.u.returning());
+    o = red(1, kHigh, 0, 9, 5);
+    EXPECT_TRUE(t.u.returning());
+    const uint32_t want = fn == BarFn::RedPopc ? 5 + 16 : fn == BarFn::RedAnd ? 0 : 1;
+    // Warp 0's result first (slot order), then warp 1's; the second cycle is not granted.
+    o = t.u.step({}, 0, t.lanes, 0, 4096, true);
+    ASSERT_TRUE(o.ret);
+    EXPECT_EQ(o.retWarp, 0u);
+    EXPECT_EQ(o.retRd, 7u);
+    EXPECT_EQ(o.retLanes, kAll);
+    EXPECT_EQ(o.retValue, want);
+    ASSERT_TRUE(o.release);
+    EXPECT_EQ(o.releaseWarp, 0u);
+    EXPECT_EQ(o.releaseSb, 2u);
+    o = t.u.step({}, 0, t.lanes, 0, 4096, false);
+    ASSERT_TRUE(o.ret);
+    EXPECT_EQ(o.retWarp, 1u);
+    EXPECT_FALSE(o.release);
+    o = t.u.step({}, 0, t.lanes, 0, 4096, true);
+    ASSERT_TRUE(o.ret);
+    EXPECT_EQ(o.retWarp, 1u);
+    EXPECT_EQ(o.retRd, 9u);
+    EXPECT_EQ(o.retLanes, kAll) << "both halves wait at the barrier: both written";
+    EXPECT_EQ(o.retValue, want);
+    ASSERT_TRUE(o.release);
+    EXPECT_EQ(o.releaseSb, 5u);
+    EXPECT_FALSE(t.u.returning());
+    // A RED with no exec lane arrives nowhere; a return with no lanes releases its entry.
+    t.settle();
+    o = red(0, 0, ~0u, 3, 6);
+    EXPECT_EQ(t.u.warp(0).barWait, 0u);
+    o = t.u.step({}, 0, t.lanes, 0, 4096, true);
+    ASSERT_TRUE(o.ret);
+    EXPECT_EQ(o.retLanes, 0u);
+    ASSERT_TRUE(o.release);
+    EXPECT_EQ(o.releaseSb, 6u);
+  }
+}
+
 TEST(CtrlUnit, BarFaultsAndBlockDeadlock) {
   BarBench t;
   // Id 14 + 1 = 15 is the last; 15 + 1 faults with the id and changes nothing.

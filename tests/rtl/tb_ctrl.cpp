@@ -6,7 +6,8 @@
 // both over the passes);
 // warps are admitted by blocks (block slot b: warps 2b, 2b + 1), and the block deadlock fault
 // is compared like the others;
-// the link and B2R results leave through the return path against a random ret_ready_i) at pcs near the group's pc, with random guards and branch targets in a small
+// the link, B2R and BAR.RED results (random predicates) leave through the return path against a
+// random ret_ready_i) at pcs near the group's pc, with random guards and branch targets in a small
 // code segment (so lanes meet at common pcs, barriers complete, loops yield: the yield limit is
 // WF_YIELD back edges), at most one unresolved instruction at a time. Warps that end up idle
 // (finished, or all lanes waiting) are admitted again later. Every cycle the redirect, each
@@ -168,6 +169,7 @@ public:
     top_.pass_rd_i = pass_.rd;
     top_.pass_sb_i = pass_.sbReg;
     top_.ret_ready_i = ret_ready_;
+    top_.pred_i = pass_.pred;
     for (unsigned l = 0; l < kLanes; ++l) {
       set_bits(top_.a_i, 32 * l, 32, pass_.targets[pass_index_ * kLanes + l]);
       set_bits(top_.b_i, 32 * l, 32, pass_.b[pass_index_ * kLanes + l]);
@@ -254,10 +256,11 @@ public:
   void report() const override {
     std::printf("tb_ctrl: %llu returned passes; directed steps %zu of %zu; %llu instructions, "
                 "%llu redirects, %llu picks, %llu yields, %llu faults (%llu deadlock cycles), "
-                "%llu BAR lanes released, %llu WARPSYNC waiters released, %llu block admissions, "
+                "%llu BAR lanes released, %llu BAR.RED results, %llu WARPSYNC waiters released, %llu block admissions, "
                 "%u mismatches\n",
                 ull(returns_), next_directed_, kDirected.size(), ull(insts_), ull(redirects_),
-                ull(picks_), ull(yields_), ull(faults_), ull(deadlocks_), ull(barReleased_), ull(wsReleased_),
+                ull(picks_), ull(yields_), ull(faults_), ull(deadlocks_), ull(barReleased_), ull(model_.redResults()),
+                ull(wsReleased_),
                 ull(admits_), errors_);
   }
 
@@ -390,12 +393,21 @@ private:
         pass_.last = kPasses == 1;
         passes_left_ = kPasses - 1;
       } else if (in.kind == hls::CtrlKind::Bar) {
-        // SYNC mostly, ARRIVE, RED (counts and waits as SYNC); ids 0..3 (a + imm), now and then
-        // one out of range; count 0 (the block) mostly, else 32..64 threads.
-        const unsigned f = rng_.below(10);
-        pass_.barFn = f < 6 ? hls::BarFn::Sync : f < 8 ? hls::BarFn::Arrive : hls::BarFn::RedPopc;
+        // ARRIVE now and then, else SYNC at even ids and RED (POPC/AND/OR, over a predicate
+        // that is mostly all set or all clear, so AND and OR see both results) at odd ones (a
+        // warp's SYNC at a barrier replaces its RED there, the emulator's rule: kept apart, the
+        // RED results show); ids 0..2 (a + imm), now and then one out of range; count 0 (the
+        // block) mostly, else 32..64 threads.
         pass_.barId = rng_.below(2);
         const uint32_t id = rng_.chance(2) ? 15 : rng_.below(2);
+        const unsigned f = rng_.below(3);
+        pass_.barFn = rng_.chance(20)               ? hls::BarFn::Arrive
+                      : ((id + pass_.barId) & 1) == 0 ? hls::BarFn::Sync
+                      : f == 0                        ? hls::BarFn::RedPopc
+                      : f == 1                        ? hls::BarFn::RedAnd
+                                                      : hls::BarFn::RedOr;
+        const unsigned p = rng_.below(4);
+        pass_.pred = p == 0 ? ~0u : p == 1 ? 0u : rng_.u32();
         const uint32_t count = rng_.chance(60) ? 0 : 32 + 16 * rng_.below(3);
         for (unsigned l = 0; l < 32; ++l) {
           pass_.targets[l] = rng_.chance(90) ? id : rng_.below(4);

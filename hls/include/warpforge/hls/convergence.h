@@ -342,7 +342,14 @@ inline bool pick(WarpConv &w) {
 //    the resolving warp's runnable lanes at next join its group, as the emulator does) all
 //    happen in that cycle. An EXIT re-checks the count-0 barriers of its block in its own
 //    resolution the same way. Admission clears the block slot's barriers and the started
-//    warps' masks. BAR.RED reduces nothing yet: it counts and waits as SYNC, rd is not written.
+//    warps' masks. BAR.RED also adds its exec lanes' predicate (`pred`) to the barrier's POPC
+//    count, AND and OR, and each warp keeps its last SYNC/RED function, rd and scoreboard entry
+//    per barrier (the emulator's rule). A release queues, for every warp of the block whose
+//    waiting lanes came by RED, its result (POPC: the count; AND, OR: 0 or 1) for rd of those
+//    lanes; the queued results leave through the return path after any return in progress, one
+//    warp at a time in slot order, each taking its P passes; the last releases that warp's
+//    scoreboard entry. A RED with no exec lane has no arrival: its entry is released by a
+//    return with no lanes, as for CALL. The unit is busy (`returning`) while any is queued.
 //  - WARPSYNC (masks: operand a | imm) and EXIT's re-check of the WARPSYNC waiters resolve in
 //    the resolution's cycle with conv::warpsync / conv::exit: the release set's fixed point is
 //    computed at once (the RTL unrolls its rounds), not one round a cycle.
@@ -393,7 +400,10 @@ struct CtrlPassIn {
   std::array<uint32_t, kConvLanes> b{}; ///< operand b of every lane (BAR: the count)
   BarFn barFn = BarFn::Sync;
   unsigned barId = 0; ///< BAR's immediate id
+  uint32_t pred = 0;  ///< the predicate source's 32 lanes, negation applied (BAR.RED's pc)
 };
+
+inline bool isRed(BarFn f) { return f != BarFn::Sync && f != BarFn::Arrive; }
 
 enum class CtrlFaultKind : uint8_t {
   None,
@@ -439,13 +449,23 @@ public:
   CtrlUnit(unsigned warps, uint32_t yieldLimit, unsigned passes = 1, unsigned blocks = 1)
       : warps_(warps), yieldLimit_(yieldLimit), passes_(passes), w_(warps), pend_(warps),
         picking_(warps), blocks_(blocks), bars_(blocks), blk_(warps, 0), resident_(warps, false),
-        arrived_(warps), waiting_(warps) {}
+        arrived_(warps), waiting_(warps), red_(warps), redRet_(warps) {}
 
   unsigned blockOf(unsigned i) const { return blk_[i]; }
   bool resident(unsigned i) const { return resident_[i]; }
 
   /// A register result is still to leave through the return path.
-  bool returning() const { return ret_.valid; }
+  /// Statistics: BAR.RED results queued for the return path (one per warp and release).
+  uint64_t redResults() const { return redResults_; }
+
+  bool returning() const {
+    if (ret_.valid)
+      return true;
+    for (const Ret &r : redRet_)
+      if (r.valid)
+        return true;
+    return false;
+  }
 
   const WarpConv &warp(unsigned i) const { return w_[i]; }
   bool hasGroup(unsigned i) const { return w_[i].group != 0 && !pend_[i]; }
@@ -462,21 +482,30 @@ public:
     auto barsNext = bars_;
     auto arrivedNext = arrived_;
     auto waitingNext = waiting_;
-    Ret retNext = ret_;
-    if (ret_.valid) {
+    auto redNext = red_;
+    auto redRetNext = redRet_;
+    // The return in progress, else the lowest warp with a queued BAR.RED result.
+    Ret cur = ret_;
+    for (unsigned v = 0; v < warps_ && !cur.valid; ++v)
+      if (redRet_[v].valid) {
+        cur = redRet_[v];
+        redRetNext[v].valid = false;
+      }
+    Ret retNext = cur;
+    if (cur.valid) {
       out.ret = true;
-      out.retWarp = ret_.warp;
-      out.retPass = ret_.pass;
-      out.retRd = ret_.rd;
-      out.retLast = ret_.pass + 1 == passes_;
-      out.retSb = ret_.sb;
-      out.retLanes = ret_.lanes;
-      out.retValue = ret_.value;
+      out.retWarp = cur.warp;
+      out.retPass = cur.pass;
+      out.retRd = cur.rd;
+      out.retLast = cur.pass + 1 == passes_;
+      out.retSb = cur.sb;
+      out.retLanes = cur.lanes;
+      out.retValue = cur.value;
       if (retReady) {
         if (out.retLast) {
           out.release = true;
-          out.releaseWarp = ret_.warp;
-          out.releaseSb = ret_.sb;
+          out.releaseWarp = cur.warp;
+          out.releaseSb = cur.sb;
           retNext.valid = false;
         } else {
           retNext.pass++;
@@ -573,32 +602,41 @@ public:
           fault(CtrlFaultKind::BarrierRange, id);
           break;
         }
-        arrive(next, barsNext, arrivedNext, waitingNext, res_.warp, exec, res_.barFn, id,
-               res_.b[lane], res_.pc + 1);
+        if (res_.barFn != BarFn::Arrive)
+          redNext[res_.warp][id] = RedInfo{res_.barFn, res_.rd, res_.sbReg};
+        arrive(next, barsNext, arrivedNext, waitingNext, redNext, redRetNext, res_.warp, exec,
+               res_.barFn, id, res_.b[lane], res_.pc + 1, res_.pred);
         break;
       }
       }
       if (res_.kind == CtrlKind::Exit && exec)
-        recheckCountZero(next, barsNext, arrivedNext, waitingNext, blk_[res_.warp]);
+        recheckCountZero(next, barsNext, arrivedNext, waitingNext, redNext, redRetNext,
+                         blk_[res_.warp]);
       if (out.fault != CtrlFaultKind::None) {
         next[res_.warp] = w_[res_.warp];
         barsNext = bars_;
         arrivedNext = arrived_;
         waitingNext = waiting_;
+        redNext = red_;
+        for (unsigned v = 0; v < warps_; ++v)
+          redRetNext[v].valid = redRetNext[v].valid && redRet_[v].valid;
       } else {
         if (res_.fetchStop && w.group) {
           out.redirect = true;
           out.redirectWarp = res_.warp;
           out.redirectPc = w.groupPc;
         }
-        if (res_.link || res_.kind == CtrlKind::B2r) {
+        const bool redNoLanes = res_.kind == CtrlKind::Bar && isRed(res_.barFn) && !exec;
+        if (res_.link || res_.kind == CtrlKind::B2r || redNoLanes) {
           retNext.valid = true;
           retNext.warp = res_.warp;
           retNext.pass = 0;
           retNext.rd = res_.rd;
           retNext.sb = res_.sbReg;
           retNext.lanes = exec;
-          retNext.value = res_.link ? (res_.pc + 1) * 8 : w_[res_.warp].conv[res_.breg];
+          retNext.value = res_.link                   ? (res_.pc + 1) * 8
+                          : res_.kind == CtrlKind::B2r ? w_[res_.warp].conv[res_.breg]
+                                                       : 0;
         }
       }
     }
@@ -666,6 +704,8 @@ public:
     stages_[0] = entry;
     res_ = in;
     ret_ = retNext;
+    red_ = std::move(redNext);
+    redRet_ = std::move(redRetNext);
     bars_ = std::move(barsNext);
     arrived_ = std::move(arrivedNext);
     waiting_ = std::move(waitingNext);
@@ -682,9 +722,26 @@ private:
     bool inUse = false;
     uint32_t expected = 0;
     uint32_t arrivals = 0;
+    uint32_t popc = 0; ///< RED arrivals with their predicate set
+    bool all = true;   ///< every RED arrival's predicate set
+    bool any = false;  ///< some RED arrival's predicate set
   };
   using BarRow = std::array<CtaBar, kCtaBarriers>;
   using MaskRow = std::array<uint32_t, kCtaBarriers>;
+  /// Per warp and CTA barrier: the function, rd and scoreboard entry of its last SYNC/RED.
+  struct RedInfo {
+    BarFn fn = BarFn::Sync;
+    uint8_t rd = 0;
+    unsigned sb = 0;
+  };
+  using RedRow = std::array<RedInfo, kCtaBarriers>;
+
+  struct Ret {
+    bool valid = false;
+    unsigned warp = 0, pass = 0, sb = 0;
+    uint8_t rd = 0;
+    uint32_t lanes = 0, value = 0;
+  };
 
   /// Barrier `id` of block slot `b` is complete (state `ws`, `arr`).
   bool complete(const std::vector<WarpConv> &ws, const std::vector<BarRow> &bars,
@@ -698,12 +755,23 @@ private:
     return true;
   }
 
-  /// Releases barrier `id` of block slot `b`: its waiting lanes become runnable.
+  /// Releases barrier `id` of block slot `b`: its waiting lanes become runnable; the warps whose
+  /// waiting lanes came by RED get their result queued.
   void release(std::vector<WarpConv> &ws, std::vector<BarRow> &bars, std::vector<MaskRow> &arr,
-               std::vector<MaskRow> &wait, unsigned b, unsigned id) const {
+               std::vector<MaskRow> &wait, const std::vector<RedRow> &red,
+               std::vector<Ret> &redRet, unsigned b, unsigned id) const {
+    const CtaBar &bar = bars[b][id];
     for (unsigned v = 0; v < warps_; ++v) {
       if (!resident_[v] || blk_[v] != b)
         continue;
+      const RedInfo &ri = red[v][id];
+      if (wait[v][id] && isRed(ri.fn)) {
+        const uint32_t value = ri.fn == BarFn::RedPopc  ? bar.popc
+                               : ri.fn == BarFn::RedAnd ? uint32_t(bar.all)
+                                                        : uint32_t(bar.any);
+        redRet[v] = Ret{true, v, 0, ri.sb, ri.rd, wait[v][id], value};
+        ++redResults_;
+      }
       ws[v].barWait &= ~wait[v][id];
       ws[v].runnable |= wait[v][id];
       wait[v][id] = 0;
@@ -713,12 +781,19 @@ private:
   }
 
   void arrive(std::vector<WarpConv> &ws, std::vector<BarRow> &bars, std::vector<MaskRow> &arr,
-              std::vector<MaskRow> &wait, unsigned warp, uint32_t exec, BarFn fn, unsigned id,
-              uint32_t count, uint32_t next) const {
+              std::vector<MaskRow> &wait, const std::vector<RedRow> &red,
+              std::vector<Ret> &redRet, unsigned warp, uint32_t exec, BarFn fn, unsigned id,
+              uint32_t count, uint32_t next, uint32_t pred) const {
     const unsigned b = blk_[warp];
     CtaBar &bar = bars[b][id];
     if (!bar.inUse)
       bar = CtaBar{true, count, 0};
+    if (isRed(fn)) {
+      const uint32_t p = pred & exec;
+      bar.popc += unsigned(std::popcount(p));
+      bar.all = bar.all && p == exec;
+      bar.any = bar.any || p != 0;
+    }
     bar.arrivals += unsigned(std::popcount(exec));
     arr[warp][id] |= exec;
     WarpConv &w = ws[warp];
@@ -729,7 +804,7 @@ private:
     }
     const bool done = complete(ws, bars, arr, b, id);
     if (done)
-      release(ws, bars, arr, wait, b, id);
+      release(ws, bars, arr, wait, red, redRet, b, id);
     if (fn == BarFn::Arrive)
       return;
     if (done) {
@@ -743,10 +818,11 @@ private:
 
   void recheckCountZero(std::vector<WarpConv> &ws, std::vector<BarRow> &bars,
                         std::vector<MaskRow> &arr, std::vector<MaskRow> &wait,
+                        const std::vector<RedRow> &red, std::vector<Ret> &redRet,
                         unsigned b) const {
     for (unsigned id = 0; id < kCtaBarriers; ++id)
       if (bars[b][id].inUse && bars[b][id].expected == 0 && complete(ws, bars, arr, b, id))
-        release(ws, bars, arr, wait, b, id);
+        release(ws, bars, arr, wait, red, redRet, b, id);
   }
 
   void checkDeadlock(CtrlOut &out) const {
@@ -794,13 +870,6 @@ private:
     uint32_t lowest = 0;
   };
 
-  struct Ret {
-    bool valid = false;
-    unsigned warp = 0, pass = 0, sb = 0;
-    uint8_t rd = 0;
-    uint32_t lanes = 0, value = 0;
-  };
-
   unsigned warps_;
   uint32_t yieldLimit_;
   unsigned passes_;
@@ -816,6 +885,9 @@ private:
   std::vector<bool> resident_;    ///< started since the launch
   std::vector<MaskRow> arrived_;  ///< per warp and CTA barrier: lanes arrived
   std::vector<MaskRow> waiting_;  ///< per warp and CTA barrier: lanes waiting
+  std::vector<RedRow> red_;       ///< per warp and CTA barrier: its last SYNC/RED's function
+  std::vector<Ret> redRet_;       ///< per warp: a queued BAR.RED result
+  mutable uint64_t redResults_ = 0;
   std::vector<unsigned> blkNext_;
   std::vector<bool> residentNext_;
 };
