@@ -182,10 +182,20 @@ wf::rt::ExecNode *execNodeOf(cudaGraphExec_t exec, cudaGraphNode_t node, int typ
   return e && (type < 0 || int(e->type) == type) ? e : nullptr;
 }
 
-/// New parameters of an executable node; it stays the same node (origin, enabled state).
-void setExec(wf::rt::ExecNode &e, Node n) {
-  n.type = e.type;
-  static_cast<Node &>(e) = std::move(n);
+/// New parameters, made by `make(Node &)`, of the executable node made from `node` of kind
+/// `type`; it stays the same node (origin, enabled state). Unchanged on error.
+template <typename MakeNode>
+Error setExecNode(cudaGraphExec_t exec, cudaGraphNode_t node, cudaGraphNodeType type,
+                  MakeNode make) {
+  wf::rt::ExecNode *e = execNodeOf(exec, node, type);
+  if (!e)
+    return Error::cudaErrorInvalidValue;
+  Node n;
+  if (Error err = make(n); err != Error::cudaSuccess)
+    return err;
+  n.type = e->type;
+  static_cast<Node &>(*e) = std::move(n);
+  return Error::cudaSuccess;
 }
 
 Error captureArgs(wf::rt::FunctionRecord *fn, void **args, std::vector<std::vector<uint8_t>> &out);
@@ -1869,33 +1879,20 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode
                                              const cudaKernelNodeParams *p) {
   API("cudaGraphExecKernelNodeSetParams");
   REQUIRE_DEVICE();
-  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeKernel);
-  if (!e) RETURN(Error::cudaErrorInvalidValue);
-  Node n;
-  if (Error err = kernelNode(p, n); err != Error::cudaSuccess) RETURN(err);
-  setExec(*e, std::move(n));
-  RETURN(Error::cudaSuccess);
+  RETURN(setExecNode(exec, node, cudaGraphNodeTypeKernel,
+                     [&](Node &n) { return kernelNode(p, n); }));
 }
 cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                              const cudaMemcpy3DParms *p) {
   API("cudaGraphExecMemcpyNodeSetParams");
-  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeMemcpy);
-  if (!e) RETURN(Error::cudaErrorInvalidValue);
-  Node n;
-  if (Error err = copyNode(p, n); err != Error::cudaSuccess) RETURN(err);
-  setExec(*e, std::move(n));
-  RETURN(Error::cudaSuccess);
+  RETURN(setExecNode(exec, node, cudaGraphNodeTypeMemcpy, [&](Node &n) { return copyNode(p, n); }));
 }
 cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec, cudaGraphNode_t node,
                                                void *dst, const void *src, size_t count,
                                                cudaMemcpyKind kind) {
   API("cudaGraphExecMemcpyNodeSetParams1D");
-  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeMemcpy);
-  if (!e) RETURN(Error::cudaErrorInvalidValue);
-  Node n;
-  if (Error err = copyNode1D(dst, src, count, kind, n); err != Error::cudaSuccess) RETURN(err);
-  setExec(*e, std::move(n));
-  RETURN(Error::cudaSuccess);
+  RETURN(setExecNode(exec, node, cudaGraphNodeTypeMemcpy,
+                     [&](Node &n) { return copyNode1D(dst, src, count, kind, n); }));
 }
 cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t exec, cudaGraphNode_t node,
                                                      const void *symbol, const void *src,
@@ -1903,12 +1900,8 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t exec, cudaG
                                                      cudaMemcpyKind kind) {
   API("cudaGraphExecMemcpyNodeSetParamsToSymbol");
   REQUIRE_DEVICE();
-  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeMemcpy);
-  if (!e) RETURN(Error::cudaErrorInvalidValue);
-  Node n;
-  if (Error err = symbolCopyNode(symbol, src, count, offset, kind, true, n); err != Error::cudaSuccess) RETURN(err);
-  setExec(*e, std::move(n));
-  RETURN(Error::cudaSuccess);
+  RETURN(setExecNode(exec, node, cudaGraphNodeTypeMemcpy,
+                     [&](Node &n) { return symbolCopyNode(symbol, src, count, offset, kind, true, n); }));
 }
 cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t exec, cudaGraphNode_t node,
                                                        void *dst, const void *symbol,
@@ -1916,32 +1909,19 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t exec, cud
                                                        cudaMemcpyKind kind) {
   API("cudaGraphExecMemcpyNodeSetParamsFromSymbol");
   REQUIRE_DEVICE();
-  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeMemcpy);
-  if (!e) RETURN(Error::cudaErrorInvalidValue);
-  Node n;
-  if (Error err = symbolCopyNode(symbol, dst, count, offset, kind, false, n); err != Error::cudaSuccess) RETURN(err);
-  setExec(*e, std::move(n));
-  RETURN(Error::cudaSuccess);
+  RETURN(setExecNode(exec, node, cudaGraphNodeTypeMemcpy,
+                     [&](Node &n) { return symbolCopyNode(symbol, dst, count, offset, kind, false, n); }));
 }
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                              const cudaMemsetParams *p) {
   API("cudaGraphExecMemsetNodeSetParams");
-  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeMemset);
-  if (!e) RETURN(Error::cudaErrorInvalidValue);
-  Node n;
-  if (Error err = memsetNode(p, n); err != Error::cudaSuccess) RETURN(err);
-  setExec(*e, std::move(n));
-  RETURN(Error::cudaSuccess);
+  RETURN(setExecNode(exec, node, cudaGraphNodeTypeMemset,
+                     [&](Node &n) { return memsetNode(p, n); }));
 }
 cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                            const cudaHostNodeParams *p) {
   API("cudaGraphExecHostNodeSetParams");
-  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeHost);
-  if (!e) RETURN(Error::cudaErrorInvalidValue);
-  Node n;
-  if (Error err = hostNode(p, n); err != Error::cudaSuccess) RETURN(err);
-  setExec(*e, std::move(n));
-  RETURN(Error::cudaSuccess);
+  RETURN(setExecNode(exec, node, cudaGraphNodeTypeHost, [&](Node &n) { return hostNode(p, n); }));
 }
 cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t exec, cudaGraphNode_t node,
                                                  cudaEvent_t event) {
