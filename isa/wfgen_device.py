@@ -354,7 +354,10 @@ def md(s):
     w("device's hardware queues (in the DMA window) and rings a queue's doorbell (its `TAIL`); each queue")
     w("runs its commands in order, the queues run concurrently, `WAIT` orders one queue after another,")
     w("and each command is reported through its queue's `COMPLETED_SEQ` and, where asked, a completion")
-    w("record. Host memory is reached only through the DMA window.")
+    w("record. The device reaches host memory only through the DMA window. Outside the queues, the")
+    w("host may also move device memory itself by host-initiated DMA (a PCIe card's H2C/C2H engines;")
+    w("a plugin's device-memory port; the board server's `DmaWrite`/`DmaRead` requests): synchronous")
+    w("and unordered against queued commands, so the host drains the queues first (docs/runtime.md).")
     w("")
     w(f"Magic `{p['magic']:#010x}`, version {p['version']}, commands of {p['command_bytes']} bytes, "
       f"up to {p['queues']} hardware queues with rings of up to {p['queue_entries_max']} commands.")

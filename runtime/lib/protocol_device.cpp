@@ -128,6 +128,16 @@ public:
       return submitFill(Engine::Compute, address, value, bytes, {}, std::move(done));
     }).ok;
   }
+  bool dmaWrite(uint64_t address, const void *src, uint64_t bytes) override {
+    synchronize(); // the transfer bypasses the queues: nothing queued may still touch the range
+    std::lock_guard lock(transportMutex_);
+    return transport_->dmaWrite(address, src, bytes);
+  }
+  bool dmaRead(uint64_t address, void *dst, uint64_t bytes) override {
+    synchronize();
+    std::lock_guard lock(transportMutex_);
+    return transport_->dmaRead(address, dst, bytes);
+  }
   LaunchOutcome launch(const LaunchParams &p) override {
     return runSync([&](CompletionFn done) { return submitLaunch(p, {}, std::move(done)); })
         .launch;

@@ -378,11 +378,21 @@ Error Runtime::ensureLoaded(ModuleRecord &module) {
   }
   module.placed = std::move(*loaded);
   module.deviceBase = base;
-  device_->write(module.placed.bases.code, module.placed.code.data(), module.placed.code.size());
-  device_->write(module.placed.bases.constant, module.placed.constant.data(),
-                 module.placed.constant.size());
-  device_->write(module.placed.bases.global, module.placed.global.data(),
-                 module.placed.global.size());
+  // A synchronous upload by host-initiated DMA; it drains the queues first, so no queued command
+  // that still touches this (possibly just freed) memory can overtake it.
+  if (!device_->dmaWrite(module.placed.bases.code, module.placed.code.data(),
+                         module.placed.code.size()) ||
+      !device_->dmaWrite(module.placed.bases.constant, module.placed.constant.data(),
+                         module.placed.constant.size()) ||
+      !device_->dmaWrite(module.placed.bases.global, module.placed.global.data(),
+                         module.placed.global.size())) {
+    device_->free(base);
+    noteDeviceLoss(); // the placement lies in device memory: only a lost device refuses it
+    if (deviceLost_)
+      return module.loadError = sticky_;
+    std::fprintf(stderr, "warpforge: cannot upload the compiled module to the device\n");
+    return module.loadError = Error::cudaErrorInvalidKernelImage;
+  }
   mapManagedVars(module, module);
   return module.loadError = Error::cudaSuccess;
 }

@@ -7,6 +7,7 @@
 // speak the wire protocol (wire.h) directly, and CUDA programs run in their own child processes.
 #include "cuda_types.h"
 #include "ptx_kernels.h"
+#include "warpforge/isa/config.gen.h"
 #include "warpforge/isa/device.gen.h"
 #include "warpforge/runtime/board_server.h"
 #include "warpforge/runtime/device.h"
@@ -26,6 +27,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -297,6 +299,35 @@ TEST(BoardHostile, DoorbellsRingsAndRegistersAreChecked) {
     ASSERT_TRUE(hostile.connect(server.path(), std::chrono::seconds(20)));
     ASSERT_TRUE(hostile.hello());
     std::optional<WireReply> reply = hostile.request(WireOp::Write, 0xffc, 1);
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, uint32_t(WireStatus::BadRequest));
+  }
+  // Host-initiated DMA outside device memory, or longer than one request may be: refused before
+  // any payload is taken, and the session ends.
+  for (auto [op, address, bytes] :
+       {std::tuple{WireOp::DmaWrite, uint64_t(wf::isa::kGlobalBase) - 64, uint64_t(128)},
+        std::tuple{WireOp::DmaRead, ~uint64_t(0) - 8, uint64_t(16)},
+        std::tuple{WireOp::DmaRead, uint64_t(wf::isa::kGlobalBase), kWireDmaMaxBytes + 1}}) {
+    RawClient hostile;
+    ASSERT_TRUE(hostile.connect(server.path(), std::chrono::seconds(20)));
+    ASSERT_TRUE(hostile.hello());
+    WireRequest req{uint32_t(op), 0, 0, 0, address, bytes};
+    ASSERT_EQ(::send(hostile.socket, &req, sizeof req, MSG_NOSIGNAL), ssize_t(sizeof req));
+    std::optional<WireReply> reply = hostile.receive();
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, uint32_t(WireStatus::BadRequest));
+    EXPECT_FALSE(hostile.request(WireOp::Read, uint32_t(dev::Reg::Magic)))
+        << "the session goes on after a refused DMA";
+  }
+  {
+    // One past the end of device memory, from a client that knows its size.
+    RawClient hostile;
+    ASSERT_TRUE(hostile.connect(server.path(), std::chrono::seconds(20)));
+    ASSERT_TRUE(hostile.hello());
+    WireRequest req{uint32_t(WireOp::DmaWrite), 0, 0, 0,
+                    wf::isa::kGlobalBase + hostile.memoryBytes - 8, 16};
+    ASSERT_EQ(::send(hostile.socket, &req, sizeof req, MSG_NOSIGNAL), ssize_t(sizeof req));
+    std::optional<WireReply> reply = hostile.receive();
     ASSERT_TRUE(reply);
     EXPECT_EQ(reply->status, uint32_t(WireStatus::BadRequest));
   }

@@ -66,6 +66,12 @@ public:
     ++windowCalls;
     return portRead(this, offset, dst, bytes) == 0;
   }
+  bool dmaWrite(uint64_t address, const void *src, uint64_t bytes) override {
+    return ops_.mem_write(model_, address, src, bytes) == 0;
+  }
+  bool dmaRead(uint64_t address, void *dst, uint64_t bytes) override {
+    return ops_.mem_read(model_, address, dst, bytes) == 0;
+  }
   std::atomic<uint64_t> windowCalls{0};
 
 private:
@@ -170,6 +176,81 @@ void exerciseDevice(Device &dev) {
   EXPECT_NE(why.find("invalid launch: 4096 threads per block exceed the limit of"),
             std::string::npos)
       << why;
+}
+
+/// Host-initiated DMA: a round trip checked against the queued copies, ordering after queued
+/// commands on every engine, and ranges outside device memory refused without losing the device.
+void exerciseDma(Device &dev) {
+  const uint64_t n = (3ull << 20) + 12; // several of the board protocol's DMA requests
+  uint64_t a = dev.allocate(n, 4096), b = dev.allocate(n, 4096);
+  ASSERT_TRUE(a && b);
+  std::vector<uint8_t> data(n), back(n, 0);
+  for (uint64_t i = 0; i < n; ++i)
+    data[i] = uint8_t(i * 7 + (i >> 12));
+  ASSERT_TRUE(dev.dmaWrite(a, data.data(), n));
+  ASSERT_TRUE(dev.read(a, back.data(), n)); // a queued copy sees what the DMA wrote
+  EXPECT_TRUE(back == data);
+  ASSERT_TRUE(dev.write(b, data.data(), n));
+  std::fill(back.begin(), back.end(), 0);
+  ASSERT_TRUE(dev.dmaRead(b, back.data(), n)); // and the DMA sees what a queued copy wrote
+  EXPECT_TRUE(back == data);
+
+  // Queued, not yet waited for: a fill on CopyIn and a copy on Compute after it. The DMA must
+  // not overtake them: its read sees the copy, and its write lands after the fill.
+  Ticket fill = dev.submitFill(Engine::CopyIn, a, 0x3c, n, {});
+  Ticket copy = dev.submitCopy(Engine::Compute, b, a, n, std::span<const Ticket>(&fill, 1));
+  (void)copy;
+  ASSERT_TRUE(dev.dmaRead(b + n - 16, back.data(), 16));
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(back[i], 0x3c) << "byte " << i;
+  Ticket refill = dev.submitFill(Engine::CopyOut, a, 0x11, n, {});
+  (void)refill;
+  ASSERT_TRUE(dev.dmaWrite(a + 8, data.data(), 4));
+  uint8_t word[12];
+  ASSERT_TRUE(dev.read(a, word, sizeof word));
+  EXPECT_EQ(word[0], 0x11);
+  EXPECT_EQ(std::memcmp(word + 8, data.data(), 4), 0) << "the DMA landed before the queued fill";
+
+  // Outside device memory: refused, and the device goes on.
+  uint64_t end = dev.info().memBase + dev.info().memSize;
+  EXPECT_FALSE(dev.dmaWrite(end - 8, data.data(), 16));
+  EXPECT_FALSE(dev.dmaRead(end - 8, back.data(), 16));
+  EXPECT_FALSE(dev.dmaWrite(dev.info().memBase - 4096, data.data(), 4));
+  EXPECT_FALSE(dev.dmaRead(end, back.data(), 1));
+  EXPECT_FALSE(dev.lost());
+  ASSERT_TRUE(dev.dmaRead(a + 8, word, 4));
+  EXPECT_EQ(std::memcmp(word, data.data(), 4), 0);
+}
+
+TEST(DeviceProtocol, HostInitiatedDmaInProcess) {
+  ::unsetenv("WARPFORGE_SERVER");
+  std::string error;
+  auto dev = openDevice("func", "tiny", error);
+  ASSERT_TRUE(dev) << error;
+  exerciseDma(*dev);
+}
+
+TEST(DeviceProtocol, HostInitiatedDmaThroughTheBoardServer) {
+  std::string path = tempSocket("dma");
+  board::ServerOptions options;
+  options.config = "tiny";
+  options.socketPath = path;
+  options.maxClients = 1;
+  options.quiet = true;
+  int status = -1;
+  std::thread server([&] { status = board::serve(options); });
+  waitForServer(path);
+  ::setenv("WARPFORGE_SERVER", path.c_str(), 1);
+  {
+    std::string error;
+    auto dev = openDevice("func", "tiny", error);
+    ASSERT_TRUE(dev) << error;
+    EXPECT_EQ(dev->info().transport.find("board server"), 0u) << dev->info().transport;
+    exerciseDma(*dev);
+  }
+  ::unsetenv("WARPFORGE_SERVER");
+  server.join();
+  EXPECT_EQ(status, 0);
 }
 
 TEST(DeviceProtocol, InProcessDevice) {

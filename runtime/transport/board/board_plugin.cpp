@@ -1,7 +1,8 @@
 //===- board_plugin.cpp - The board server as a device plugin --------------===//
 //
 // libwf-device-board.so: the device hosted by a board server (`warpforge board`, server.cpp) in
-// another process. Control registers cross a Unix socket; device memory and the DMA window are
+// another process. Control registers and host-initiated DMA of device memory (mem_read/mem_write)
+// cross a Unix socket; the DMA window, and device memory for mapped and managed memory, are
 // shared-memory segments received from the server (wire.h). The window is host memory this plugin
 // provides (host_memory), as a PCIe driver provides the pinned buffers its device masters. It links
 // no device model: any plugin the server hosts is reached the same way.
@@ -14,6 +15,7 @@
 #include "warpforge/isa/device.gen.h"
 #include "warpforge/isa/device_plugin.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -31,6 +33,20 @@ bool sendAll(int fd, const void *data, size_t bytes) {
   auto *p = static_cast<const uint8_t *>(data);
   while (bytes) {
     ssize_t n = ::send(fd, p, bytes, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    p += n;
+    bytes -= size_t(n);
+  }
+  return true;
+}
+
+bool receiveAll(int fd, void *data, size_t bytes) {
+  auto *p = static_cast<uint8_t *>(data);
+  while (bytes) {
+    ssize_t n = ::recv(fd, p, bytes, 0);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -159,6 +175,42 @@ struct wf_device_model {
     return true;
   }
 
+  /// Host-initiated DMA: one request per kWireDmaMaxBytes, its payload after the request (a
+  /// write) or after the reply (a read). A range outside device memory is refused here, so the
+  /// session goes on; the server checks again.
+  bool dma(WireOp op, uint64_t address, uint8_t *data, uint64_t bytes) {
+    if (!inMemory(address, bytes))
+      return false;
+    std::lock_guard lock(mutex);
+    while (lostReason.empty() && bytes) {
+      uint64_t piece = std::min(bytes, kWireDmaMaxBytes);
+      WireRequest req{uint32_t(op), 0, 0, 0, address, piece};
+      WireReply reply{};
+      int fds[2], nfds = 0;
+      bool ok = sendAll(socket, &req, sizeof req) &&
+                (op != WireOp::DmaWrite || sendAll(socket, data, piece)) &&
+                receiveReply(socket, reply, fds, nfds);
+      for (int i = 0; i < nfds; ++i)
+        ::close(fds[i]);
+      if (!ok) {
+        lostReason = "the board server closed the connection";
+        break;
+      }
+      if (reply.status != uint32_t(WireStatus::Ok)) {
+        lostReason = wireStatusText(reply.status);
+        break;
+      }
+      if (op == WireOp::DmaRead && !receiveAll(socket, data, piece)) {
+        lostReason = "the board server closed the connection";
+        break;
+      }
+      address += piece;
+      data += piece;
+      bytes -= piece;
+    }
+    return lostReason.empty();
+  }
+
   bool inMemory(uint64_t address, uint64_t bytes) const {
     uint64_t base = wf::isa::kGlobalBase;
     return address >= base && address - base <= memoryBytes &&
@@ -200,16 +252,13 @@ uint8_t *hostMemory(wf_device_model *m, uint64_t *bytes) {
 }
 
 int memRead(wf_device_model *m, uint64_t address, void *dst, uint64_t bytes) {
-  if (!m->inMemory(address, bytes))
-    return 1;
-  std::memcpy(dst, m->memory + (address - wf::isa::kGlobalBase), bytes);
-  return 0;
+  return m->dma(WireOp::DmaRead, address, static_cast<uint8_t *>(dst), bytes) ? 0 : 1;
 }
 int memWrite(wf_device_model *m, uint64_t address, const void *src, uint64_t bytes) {
-  if (!m->inMemory(address, bytes))
-    return 1;
-  std::memcpy(m->memory + (address - wf::isa::kGlobalBase), src, bytes);
-  return 0;
+  // Only read: the request's payload is sent from it.
+  return m->dma(WireOp::DmaWrite, address, static_cast<uint8_t *>(const_cast<void *>(src)), bytes)
+             ? 0
+             : 1;
 }
 uint8_t *memMap(wf_device_model *m, uint64_t *base, uint64_t *bytes) {
   *base = wf::isa::kGlobalBase;

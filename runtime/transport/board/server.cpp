@@ -157,6 +157,44 @@ bool readRequest(int fd, WireRequest &req) {
   return true;
 }
 
+/// Reads exactly `bytes` of a request's payload. False on EOF or error.
+bool readPayload(int fd, void *dst, uint64_t bytes) {
+  auto *p = static_cast<uint8_t *>(dst);
+  while (bytes) {
+    ssize_t n = ::recv(fd, p, bytes, 0);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    p += n;
+    bytes -= uint64_t(n);
+  }
+  return true;
+}
+
+/// Sends a DMA read's payload after its reply. False when the program is gone.
+bool sendPayload(int fd, const void *src, uint64_t bytes) {
+  auto *p = static_cast<const uint8_t *>(src);
+  while (bytes) {
+    ssize_t n = ::send(fd, p, bytes, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    p += n;
+    bytes -= uint64_t(n);
+  }
+  return true;
+}
+
+/// A host-initiated DMA must lie inside device memory and within one request's limit; the model
+/// checks again, but a refusal here ends the session like any malformed request.
+bool dmaFits(const WireRequest &req, uint64_t memoryBytes) {
+  uint64_t base = isa::kGlobalBase;
+  return req.bytes <= kWireDmaMaxBytes && req.address >= base &&
+         req.address - base <= memoryBytes && req.bytes <= memoryBytes - (req.address - base);
+}
+
 bool sendReply(int fd, const WireReply &reply, const int *fds, int nfds) {
   iovec iov{const_cast<WireReply *>(&reply), sizeof reply};
   msghdr msg{};
@@ -314,6 +352,7 @@ int runWorker(const ServerOptions &options, const wf_device_plugin &plugin,
     model.writeReg(dev::Reg::WatchdogMinsts, options.watchdogMinsts);
 
   WireRequest req;
+  std::vector<uint8_t> dmaBuffer; // one DMA request's payload
   BusyClock busy{clock};
   for (;;) {
     awaitRequest(client, model, busy);
@@ -355,12 +394,34 @@ int runWorker(const ServerOptions &options, const wf_device_plugin &plugin,
       model.ops->write_reg(model.model, req.offset, value);
       break;
     }
+    case WireOp::DmaWrite:
+      if (!dmaFits(req, memory.bytes)) {
+        status = WireStatus::BadRequest;
+        break;
+      }
+      dmaBuffer.resize(req.bytes);
+      if (!readPayload(client, dmaBuffer.data(), req.bytes))
+        return 0; // the program went mid-request
+      if (model.ops->mem_write(model.model, req.address, dmaBuffer.data(), req.bytes) != 0)
+        status = WireStatus::BadRequest;
+      break;
+    case WireOp::DmaRead:
+      if (!dmaFits(req, memory.bytes)) {
+        status = WireStatus::BadRequest;
+        break;
+      }
+      dmaBuffer.resize(req.bytes);
+      if (model.ops->mem_read(model.model, req.address, dmaBuffer.data(), req.bytes) != 0)
+        status = WireStatus::BadRequest;
+      break;
     default:
       status = WireStatus::BadRequest;
       break;
     }
     reply.status = uint32_t(status);
     bool sent = sendReply(client, reply, fds, status == WireStatus::Ok ? nfds : 0);
+    if (sent && status == WireStatus::Ok && WireOp(req.op) == WireOp::DmaRead)
+      sent = sendPayload(client, dmaBuffer.data(), req.bytes);
     clock.lastRequestMs = nowMs();
     busy.update(model);
     if (!sent || status != WireStatus::Ok)

@@ -80,6 +80,13 @@ public:
     std::memcpy(dst, window_ + offset, bytes);
     return true;
   }
+  // The model's device-memory port is its host-initiated DMA engine.
+  bool dmaWrite(uint64_t address, const void *src, uint64_t bytes) override {
+    return ops_.mem_write && ops_.mem_write(model_, address, src, bytes) == 0;
+  }
+  bool dmaRead(uint64_t address, void *dst, uint64_t bytes) override {
+    return ops_.mem_read && ops_.mem_read(model_, address, dst, bytes) == 0;
+  }
   uint8_t *mappedMemory() override {
     uint64_t base = 0, bytes = 0;
     return ops_.mem_map ? ops_.mem_map(model_, &base, &bytes) : nullptr;

@@ -129,6 +129,12 @@ public:
   virtual bool read(uint64_t address, void *dst, uint64_t bytes) = 0;
   virtual bool write(uint64_t address, const void *src, uint64_t bytes) = 0;
   virtual bool fill(uint64_t address, uint8_t value, uint64_t bytes) = 0;
+  /// Host-initiated DMA (docs/runtime.md): a synchronous copy by the transport's DMA engines, not
+  /// a queued command. It first waits for every queued command, so it never overtakes one that
+  /// touches the same memory; a command submitted after it sees its data. False for a range
+  /// outside device memory or a lost device.
+  virtual bool dmaWrite(uint64_t address, const void *src, uint64_t bytes) = 0;
+  virtual bool dmaRead(uint64_t address, void *dst, uint64_t bytes) = 0;
 
   /// Runs a grid; returns when it is done (queued transports return at synchronize()).
   virtual LaunchOutcome launch(const LaunchParams &params) = 0;

@@ -1,5 +1,5 @@
-// A transport: how the runtime reaches a device's control registers and its DMA window
-// (docs/device-protocol.md). Everything else, device memory included, goes through the command
+// A transport: how the runtime reaches a device's control registers, its DMA window and its
+// host-initiated DMA engines (docs/device-protocol.md). Everything else goes through the command
 // queues, so the same runtime code drives a device in this process, in a board server, or behind
 // PCIe. Nothing here assumes that host and device share an address space: the DMA window is
 // reached by offset, as a PCIe driver reaches the pinned buffers it gave its card. Devices are plugins (isa/include/warpforge/isa/device_plugin.h); transport/inproc/ drives
@@ -36,6 +36,13 @@ public:
   virtual uint64_t dmaWindowSize() const = 0;
   virtual bool windowWrite(uint64_t offset, const void *src, uint64_t bytes) = 0;
   virtual bool windowRead(uint64_t offset, void *dst, uint64_t bytes) = 0;
+
+  /// Host-initiated DMA of device memory (a PCIe card's H2C and C2H engines): copies between this
+  /// process and device memory at device addresses, synchronously and outside the command queues.
+  /// Nothing orders it against queued commands: the caller drains the queues that touch the range
+  /// first. False for a range outside device memory, or when the device is lost.
+  virtual bool dmaWrite(uint64_t address, const void *src, uint64_t bytes) = 0;
+  virtual bool dmaRead(uint64_t address, void *dst, uint64_t bytes) = 0;
 
   /// Device memory mapped into this process (shared-memory transports), for mapped and pinned
   /// host allocations; nullptr where device memory is only reachable by DMA.
