@@ -10,10 +10,20 @@
 // predicate source and destination), ISETP .S64/.U64 (register pairs in slots 0-1 and 2-3).
 // BMU (WF_BENCH_BMU, lane share 4): POPC, BREV. FMA (WF_BENCH_FMA): FFMA with operand negations
 // (three slots), FADD_I (the immediate as operand b), FSETP (predicate source and destination).
+// IMUL (WF_BENCH_IMUL): every opcode, IMUL_I's immediate, IMULWIDE and IMADWIDE (a 64-bit result
+// in two banks, IMADWIDE's addend pair in slots 2-3). CVT (WF_BENCH_CVT): F2F, F2I, I2F, I2I with
+// random types, rounding and flags (64-bit sources in slots 0-1, 64-bit results in two banks).
+// FP64 (WF_BENCH_FP64): DADD, DMUL, DFMA (three pairs in slots 0-5), DMNMX, DSETP. SFU
+// (WF_BENCH_SFU): MUFU, every function, with and without .FTZ. A pair result is expected as two
+// bank writes in the same cycle: the low word in the bank of rf_base + rd, the high word in the
+// bank of rf_base + rd + 1, each at its own row.
 #include "Vtb_exec_pipe_top.h"
 #include "common/tb_util.h"
+#include "warpforge/hls/convert.h"
 #include "warpforge/hls/fp32.h"
+#include "warpforge/hls/fp64.h"
 #include "warpforge/hls/intops.h"
+#include "warpforge/hls/sfu.h"
 
 #include <cstdio>
 #include <map>
@@ -49,10 +59,10 @@ struct Instr {
 };
 
 struct Write { // expected in one cycle
-  bool rf = false;
-  unsigned bank = 0, row = 0;
-  uint32_t lanes = 0;            // bank lanes enabled
-  uint32_t data[kLanes] = {};
+  bool rf[kBanks] = {};
+  unsigned row[kBanks] = {};
+  uint32_t lanes[kBanks] = {};   // bank lanes enabled
+  uint32_t data[kBanks][kLanes] = {};
   bool pf = false;
   unsigned warp = 0, pd = 0;
   uint32_t pmask = 0, pdata = 0; // whole-warp lanes
@@ -103,6 +113,80 @@ public:
       in.pdWe = true;
       break;
     }
+#elif defined(WF_BENCH_IMUL)
+    static constexpr Opcode kOps[] = {Opcode::IMUL,     Opcode::IMUL_I, Opcode::IMULHI,
+                                      Opcode::IMULWIDE, Opcode::IMAD,   Opcode::IMADHI,
+                                      Opcode::IMADWIDE};
+    in.inst = Inst(kOps[rng_.below(7)]);
+    in.rd = 2 * rng_.below(16);
+    in.inst.operand("rd", in.rd).operand("ra", rng_.below(32));
+    if (in.inst.op() == Opcode::IMUL_I)
+      in.inst.operand("imm", rng_.int32());
+    else
+      in.inst.operand("rb", rng_.below(32));
+    if (in.inst.op() == Opcode::IMAD || in.inst.op() == Opcode::IMADHI)
+      in.inst.operand("rc", rng_.below(32));
+    if (in.inst.op() == Opcode::IMADWIDE)
+      in.inst.operand("rc", 2 * rng_.below(16));
+    if (in.inst.has_mod("ty"))
+      in.inst.mod("ty", rng_.below(2));
+    in.rdWe = true;
+#elif defined(WF_BENCH_CVT)
+    static constexpr Opcode kOps[] = {Opcode::F2F, Opcode::F2I, Opcode::I2F, Opcode::I2I};
+    in.inst = Inst(kOps[rng_.below(4)]);
+    in.rd = 2 * rng_.below(16);
+    in.inst.operand("rd", in.rd).operand("ra", 2 * rng_.below(16));
+    switch (in.inst.op()) {
+    case Opcode::F2F:
+      in.inst.mod("dst", rng_.below(4)).mod("src", rng_.below(4)).mod("rnd", rng_.below(8))
+          .mod("ftz", rng_.below(2)).mod("sat", rng_.below(2));
+      break;
+    case Opcode::F2I:
+      in.inst.mod("dst", rng_.below(8)).mod("src", rng_.below(4)).mod("rnd", rng_.below(4))
+          .mod("ftz", rng_.below(2));
+      break;
+    case Opcode::I2F:
+      in.inst.mod("dst", rng_.below(4)).mod("src", rng_.below(8)).mod("rnd", rng_.below(4));
+      break;
+    default:
+      in.inst.mod("dst", rng_.below(8)).mod("src", rng_.below(8)).mod("sat", rng_.below(2));
+      break;
+    }
+    in.rdWe = true;
+#elif defined(WF_BENCH_FP64)
+    static constexpr Opcode kOps[] = {Opcode::DADD, Opcode::DMUL, Opcode::DFMA, Opcode::DMNMX,
+                                      Opcode::DSETP};
+    in.inst = Inst(kOps[rng_.below(5)]);
+    in.rd = 2 * rng_.below(16);
+    in.inst.operand("ra", 2 * rng_.below(16)).operand("rb", 2 * rng_.below(16));
+    switch (in.inst.op()) {
+    case Opcode::DADD:
+    case Opcode::DMUL:
+      in.inst.mod("rnd", rng_.below(4)).mod("nega", rng_.below(2)).mod("negb", rng_.below(2))
+          .mod("absa", rng_.below(2)).mod("absb", rng_.below(2));
+      break;
+    case Opcode::DFMA:
+      in.inst.operand("rc", 2 * rng_.below(16)).mod("rnd", rng_.below(4))
+          .mod("nega", rng_.below(2)).mod("negb", rng_.below(2)).mod("negc", rng_.below(2));
+      break;
+    case Opcode::DMNMX:
+      in.inst.mod("fn", rng_.below(2)).mod("nan", rng_.below(2));
+      break;
+    default:
+      in.inst.operand("pd", in.pd).operand("pc", rng_.below(32)).mod("cmp", rng_.below(14))
+          .mod("bop", rng_.below(3));
+      in.pdWe = true;
+      break;
+    }
+    if (!in.pdWe) {
+      in.inst.operand("rd", in.rd);
+      in.rdWe = true;
+    }
+#elif defined(WF_BENCH_SFU)
+    in.inst = Inst(Opcode::MUFU);
+    in.inst.operand("rd", in.rd).operand("ra", rng_.below(32)).mod("fn", rng_.below(8))
+        .mod("ftz", rng_.below(2));
+    in.rdWe = true;
 #else
     switch (rng_.below(3)) {
     case 0:
@@ -131,12 +215,89 @@ public:
     return in;
   }
 
-  // Lane `lane` of the warp: the result and the predicate result.
-  void reference(const Instr &in, unsigned lane, uint32_t &res, bool &pred) const {
+  // Lane `lane` of the warp: the result (the high word: a pair's second register) and the
+  // predicate result.
+  void reference(const Instr &in, unsigned lane, uint64_t &res, bool &pred) const {
     const uint32_t a = in.opnd[0][lane];
+    auto pair = [&](unsigned slot) {
+      return (uint64_t(in.opnd[slot + 1][lane]) << 32) | in.opnd[slot][lane];
+    };
+    auto signOps = [&](uint64_t x, const char *neg, const char *abs) {
+      if (abs && in.inst.get_mod(abs))
+        x &= ~(1ull << 63);
+      return in.inst.get_mod(neg) ? x ^ (1ull << 63) : x;
+    };
+    auto boolOp = [&](bool r) {
+      const unsigned pcField = unsigned(in.inst.get_operand("pc"));
+      const bool pc = (((in.pred[0] >> lane) & 1) != 0) != ((pcField >> 4) & 1);
+      const unsigned bop = unsigned(in.inst.get_mod("bop"));
+      return bop == 0 ? (r && pc) : bop == 1 ? (r || pc) : (r != pc);
+    };
+    const bool isSigned = in.inst.has_mod("ty") && in.inst.get_mod("ty") == 0;
+    const uint32_t b = in.opnd[1][lane], c = in.opnd[2][lane];
+    const auto rnd = [&] { return static_cast<hls::RoundMode>(in.inst.get_mod("rnd")); };
     res = 0;
     pred = false;
     switch (in.inst.op()) {
+    // IMUL (hls/intops.h; the multiply-adds add in the ISA's width)
+    case Opcode::IMUL: res = hls::mulLo32(a, b); break;
+    case Opcode::IMUL_I: res = hls::mulLo32(a, uint32_t(in.inst.get_operand("imm"))); break;
+    case Opcode::IMULHI: res = hls::mulHi32(a, b, isSigned); break;
+    case Opcode::IMULWIDE: res = hls::mulWide32(a, b, isSigned); break;
+    case Opcode::IMAD: res = hls::addc32(hls::mulLo32(a, b), c, false).value; break;
+    case Opcode::IMADHI: res = hls::addc32(hls::mulHi32(a, b, isSigned), c, false).value; break;
+    case Opcode::IMADWIDE: res = hls::addc64(hls::mulWide32(a, b, isSigned), pair(2), false).value; break;
+    // CVT (hls/convert.h): the source bits above its type are ignored
+    case Opcode::F2F:
+    case Opcode::F2I: {
+      const auto src = static_cast<hls::FloatType>(in.inst.get_mod("src"));
+      uint64_t x = src == hls::FloatType::F64 ? pair(0) : a;
+      if (src == hls::FloatType::F16 || src == hls::FloatType::BF16)
+        x &= 0xffff;
+      if (in.inst.op() == Opcode::F2F) {
+        const unsigned r = unsigned(in.inst.get_mod("rnd"));
+        res = hls::cvtFloatToFloat(x, src, static_cast<hls::FloatType>(in.inst.get_mod("dst")),
+                                   static_cast<hls::RoundMode>(r & 3), r >= 4, in.inst.get_mod("ftz"),
+                                   in.inst.get_mod("sat"));
+      } else {
+        res = hls::cvtFloatToInt(x, src, static_cast<hls::IntType>(in.inst.get_mod("dst")), rnd(),
+                                 in.inst.get_mod("ftz"));
+      }
+      break;
+    }
+    case Opcode::I2F:
+    case Opcode::I2I: {
+      const auto src = static_cast<hls::IntType>(in.inst.get_mod("src"));
+      const uint64_t x = hls::intTypeBits(src) == 64 ? pair(0) : a;
+      res = in.inst.op() == Opcode::I2F
+                ? hls::cvtIntToFloat(x, src, static_cast<hls::FloatType>(in.inst.get_mod("dst")), rnd())
+                : hls::cvtIntToInt(x, src, static_cast<hls::IntType>(in.inst.get_mod("dst")),
+                                   in.inst.get_mod("sat"));
+      break;
+    }
+    // FP64 (hls/fp64.h): pairs in slots 0-1, 2-3, 4-5
+    case Opcode::DADD:
+      res = hls::fadd64(signOps(pair(0), "nega", "absa"), signOps(pair(2), "negb", "absb"), rnd());
+      break;
+    case Opcode::DMUL:
+      res = hls::fmul64(signOps(pair(0), "nega", "absa"), signOps(pair(2), "negb", "absb"), rnd());
+      break;
+    case Opcode::DFMA:
+      res = hls::ffma64(signOps(pair(0), "nega", nullptr), signOps(pair(2), "negb", nullptr),
+                        signOps(pair(4), "negc", nullptr), rnd());
+      break;
+    case Opcode::DMNMX: {
+      const bool nan = in.inst.get_mod("nan");
+      res = in.inst.get_mod("fn") ? hls::fmax64(pair(0), pair(2), nan) : hls::fmin64(pair(0), pair(2), nan);
+      break;
+    }
+    case Opcode::DSETP:
+      pred = boolOp(hls::fcmp64(pair(0), pair(2), static_cast<hls::FCmp>(in.inst.get_mod("cmp"))));
+      break;
+    // SFU (hls/sfu.h)
+    case Opcode::MUFU:
+      res = hls::sfu32(static_cast<hls::SfuOp>(in.inst.get_mod("fn")), a, in.inst.get_mod("ftz"));
+      break;
     case Opcode::POPC: res = hls::popc32(a); break;
     case Opcode::FFMA: {
       auto neg = [&](const char *m, uint32_t x) { return in.inst.get_mod(m) ? x ^ 0x80000000u : x; };
@@ -207,27 +368,32 @@ public:
         set_bits(top_.opnd_i, 32 * (s * kLanes + l), 32, in.opnd[s][pass * kLanes + l]);
     const unsigned lat = isa::opInfo(in.inst.op()).latency;
     const unsigned phys = in.base + in.rd;
+    // Registers rd names (operand 0 of every opcode that writes one): 2 for a pair.
+    const unsigned words = in.rdWe ? isa::operandRegs(isa::opInfo(in.inst.op()), 0, in.inst.word()) : 0;
     for (unsigned j = 0; j < kShare; ++j) {
       Write &w = expect_[cycle_ + lat + j];
-      if (w.rf || w.pf || w.relReg || w.relPred)
+      if (w.pf || w.relReg || w.relPred)
         fail("bench: two writes expected in one cycle");
-      if (in.rdWe) {
-        w.rf = true;
-        w.bank = phys % kBanks;
-        w.row = (phys / kBanks) * kPasses + pass;
+      for (unsigned k = 0; k < words; ++k) {
+        const unsigned bank = (phys + k) % kBanks;
+        if (w.rf[bank])
+          fail("bench: two writes expected in one cycle");
+        w.rf[bank] = true;
+        w.row[bank] = ((phys + k) / kBanks) * kPasses + pass;
       }
       w.pf = in.pdWe;
       w.warp = in.warp;
       w.pd = in.pd;
       for (unsigned u = 0; u < kUnitLanes; ++u) {
         const unsigned bl = j * kUnitLanes + u, lane = pass * kLanes + bl;
-        uint32_t res;
+        uint64_t res;
         bool p;
         reference(in, lane, res, p);
         const bool on = (in.exec >> lane) & 1;
-        if (in.rdWe && on) {
-          w.lanes |= 1u << bl;
-          w.data[bl] = res;
+        for (unsigned k = 0; k < words && on; ++k) {
+          const unsigned bank = (phys + k) % kBanks;
+          w.lanes[bank] |= 1u << bl;
+          w.data[bank][bl] = uint32_t(res >> (32 * k));
         }
         if (in.pdWe && on) {
           w.pmask |= 1u << lane;
@@ -250,21 +416,20 @@ public:
     }
     for (unsigned b = 0; b < kBanks; ++b) {
       const bool we = get_bits(top_.rf_we_o, b, 1);
-      const bool want = w.rf && w.bank == b;
-      if (we != want) {
+      if (we != w.rf[b]) {
         fail("bank write enable");
         continue;
       }
       if (!we)
         continue;
-      if (get_bits(top_.rf_wrow_o, b * kRowBits, kRowBits) != w.row)
+      if (get_bits(top_.rf_wrow_o, b * kRowBits, kRowBits) != w.row[b])
         fail("bank row");
       const uint32_t lanes = uint32_t(get_bits(top_.rf_wlane_o, b * kLanes, kLanes));
-      if (lanes != w.lanes)
+      if (lanes != w.lanes[b])
         fail("lane enables");
       for (unsigned l = 0; l < kLanes; ++l)
-        if (((w.lanes >> l) & 1) &&
-            get_bits(top_.rf_wdata_o, 32 * (b * kLanes + l), 32) != w.data[l])
+        if (((w.lanes[b] >> l) & 1) &&
+            get_bits(top_.rf_wdata_o, 32 * (b * kLanes + l), 32) != w.data[b][l])
           fail("register value");
       ++rows_;
     }
