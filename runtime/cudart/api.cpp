@@ -198,6 +198,44 @@ Error setExecNode(cudaGraphExec_t exec, cudaGraphNode_t node, cudaGraphNodeType 
   return Error::cudaSuccess;
 }
 
+/// Event record and event wait nodes differ only in their kind (`type`).
+Error addEventNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                   size_t numDeps, cudaEvent_t event, cudaGraphNodeType type) {
+  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
+    return Error::cudaErrorInvalidValue;
+  if (!rt().isEvent(event))
+    return Error::cudaErrorInvalidResourceHandle;
+  Node n;
+  n.type = type;
+  n.event = event;
+  *node = graphs().add(graph, std::move(n), deps, numDeps);
+  return Error::cudaSuccess;
+}
+Error nodeEvent(cudaGraphNode_t node, cudaEvent_t *event, cudaGraphNodeType type) {
+  if (!event || !isNode(node, type))
+    return Error::cudaErrorInvalidValue;
+  *event = node->event;
+  return Error::cudaSuccess;
+}
+Error setNodeEvent(cudaGraphNode_t node, cudaEvent_t event, cudaGraphNodeType type) {
+  if (!isNode(node, type))
+    return Error::cudaErrorInvalidValue;
+  if (!rt().isEvent(event))
+    return Error::cudaErrorInvalidResourceHandle;
+  node->event = event;
+  return Error::cudaSuccess;
+}
+Error setExecNodeEvent(cudaGraphExec_t exec, cudaGraphNode_t node, cudaEvent_t event,
+                       cudaGraphNodeType type) {
+  wf::rt::ExecNode *e = execNodeOf(exec, node, type);
+  if (!e)
+    return Error::cudaErrorInvalidValue;
+  if (!rt().isEvent(event))
+    return Error::cudaErrorInvalidResourceHandle;
+  e->event = event;
+  return Error::cudaSuccess;
+}
+
 Error captureArgs(wf::rt::FunctionRecord *fn, void **args, std::vector<std::vector<uint8_t>> &out);
 
 /// A kernel node's parameters into `out` (unchanged on error): the argument values are copied.
@@ -1748,53 +1786,29 @@ cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *node, cudaGraph_t graph
                                         const cudaGraphNode_t *deps, size_t numDeps,
                                         cudaEvent_t event) {
   API("cudaGraphAddEventRecordNode");
-  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
-    RETURN(Error::cudaErrorInvalidValue);
-  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  Node n;
-  n.type = cudaGraphNodeTypeEventRecord;
-  n.event = event;
-  *node = graphs().add(graph, std::move(n), deps, numDeps);
-  RETURN(Error::cudaSuccess);
+  RETURN(addEventNode(node, graph, deps, numDeps, event, cudaGraphNodeTypeEventRecord));
 }
 cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                       const cudaGraphNode_t *deps, size_t numDeps,
                                       cudaEvent_t event) {
   API("cudaGraphAddEventWaitNode");
-  if (!node || !graphs().valid(graph) || !graphs().validDeps(graph, deps, numDeps))
-    RETURN(Error::cudaErrorInvalidValue);
-  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  Node n;
-  n.type = cudaGraphNodeTypeWaitEvent;
-  n.event = event;
-  *node = graphs().add(graph, std::move(n), deps, numDeps);
-  RETURN(Error::cudaSuccess);
+  RETURN(addEventNode(node, graph, deps, numDeps, event, cudaGraphNodeTypeWaitEvent));
 }
 cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event) {
   API("cudaGraphEventRecordNodeGetEvent");
-  if (!event || !isNode(node, cudaGraphNodeTypeEventRecord)) RETURN(Error::cudaErrorInvalidValue);
-  *event = node->event;
-  RETURN(Error::cudaSuccess);
+  RETURN(nodeEvent(node, event, cudaGraphNodeTypeEventRecord));
 }
 cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
   API("cudaGraphEventRecordNodeSetEvent");
-  if (!isNode(node, cudaGraphNodeTypeEventRecord)) RETURN(Error::cudaErrorInvalidValue);
-  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  node->event = event;
-  RETURN(Error::cudaSuccess);
+  RETURN(setNodeEvent(node, event, cudaGraphNodeTypeEventRecord));
 }
 cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event) {
   API("cudaGraphEventWaitNodeGetEvent");
-  if (!event || !isNode(node, cudaGraphNodeTypeWaitEvent)) RETURN(Error::cudaErrorInvalidValue);
-  *event = node->event;
-  RETURN(Error::cudaSuccess);
+  RETURN(nodeEvent(node, event, cudaGraphNodeTypeWaitEvent));
 }
 cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
   API("cudaGraphEventWaitNodeSetEvent");
-  if (!isNode(node, cudaGraphNodeTypeWaitEvent)) RETURN(Error::cudaErrorInvalidValue);
-  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  node->event = event;
-  RETURN(Error::cudaSuccess);
+  RETURN(setNodeEvent(node, event, cudaGraphNodeTypeWaitEvent));
 }
 
 // Executable graphs.
@@ -1926,20 +1940,12 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t
 cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t exec, cudaGraphNode_t node,
                                                  cudaEvent_t event) {
   API("cudaGraphExecEventRecordNodeSetEvent");
-  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeEventRecord);
-  if (!e) RETURN(Error::cudaErrorInvalidValue);
-  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  e->event = event;
-  RETURN(Error::cudaSuccess);
+  RETURN(setExecNodeEvent(exec, node, event, cudaGraphNodeTypeEventRecord));
 }
 cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t exec, cudaGraphNode_t node,
                                                cudaEvent_t event) {
   API("cudaGraphExecEventWaitNodeSetEvent");
-  wf::rt::ExecNode *e = execNodeOf(exec, node, cudaGraphNodeTypeWaitEvent);
-  if (!e) RETURN(Error::cudaErrorInvalidValue);
-  if (!rt().isEvent(event)) RETURN(Error::cudaErrorInvalidResourceHandle);
-  e->event = event;
-  RETURN(Error::cudaSuccess);
+  RETURN(setExecNodeEvent(exec, node, event, cudaGraphNodeTypeWaitEvent));
 }
 cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                                  cudaGraph_t child) {
