@@ -128,7 +128,7 @@ struct RawClient {
 
   /// One request and its reply; nothing when the connection ends or the reply does not come.
   std::optional<WireReply> request(WireOp op, uint32_t offset = 0, uint32_t value = 0) {
-    WireRequest req{uint32_t(op), offset, value, 0};
+    WireRequest req{uint32_t(op), offset, value, 0, 0, 0};
     if (::send(socket, &req, sizeof req, MSG_NOSIGNAL) != ssize_t(sizeof req))
       return std::nullopt;
     return receive();

@@ -123,7 +123,7 @@ struct wf_device_model {
               "); start one with `warpforge board`";
       return false;
     }
-    WireRequest hello{uint32_t(WireOp::Hello), 0, 0, 0};
+    WireRequest hello{uint32_t(WireOp::Hello), 0, 0, 0, 0, 0};
     WireReply reply{};
     int fds[2] = {-1, -1}, nfds = 0;
     if (!sendAll(socket, &hello, sizeof hello) || !receiveReply(socket, reply, fds, nfds) ||
@@ -159,7 +159,7 @@ struct wf_device_model {
     std::lock_guard lock(mutex);
     if (!lostReason.empty())
       return false;
-    WireRequest req{uint32_t(op), offset, value, 0};
+    WireRequest req{uint32_t(op), offset, value, 0, 0, 0};
     int fds[2], nfds = 0;
     if (!sendAll(socket, &req, sizeof req) || !receiveReply(socket, reply, fds, nfds)) {
       lostReason = "the board server closed the connection";
